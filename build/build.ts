@@ -1,0 +1,79 @@
+/**
+ * The build: validate DATA_DIR, compute the datasets, render them into a fresh folder, then swap
+ * it in for DIST_DIR. Until the swap nothing under DIST_DIR is touched, so a failed build leaves
+ * the previous dist/ whole.
+ */
+import { mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { BuildSettings } from "./settings.ts";
+import { toDataset } from "./dataset.ts";
+import { toFeed } from "./feed.ts";
+import { computeInsights } from "./insights.ts";
+import { loadData } from "./load.ts";
+import { writeManifest, type Manifest } from "./manifest.ts";
+import { renderSite } from "./render.ts";
+import { writeReviewsJson } from "./write-reviews.ts";
+
+export interface BuildResult {
+  manifest: Manifest;
+  reviews: number;
+  withdrawn: number;
+}
+
+export async function build(settings: BuildSettings, progress: (step: string) => void = () => {}): Promise<BuildResult> {
+  const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
+  progress("reading and validating the data");
+  const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`));
+  const dataset = toDataset(source, baseUrl);
+  progress("computing insights");
+  const insights = computeInsights(dataset, baseUrl);
+  const feed = toFeed(dataset, baseUrl);
+
+  const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  try {
+    progress("rendering");
+    const { reviews, ...rest } = dataset;
+    await renderSite(staging, {
+      baseUrl,
+      openapiUrl: `${baseUrl}/.well-known/openapi.json`,
+      dataset: rest,
+      feed,
+      insights,
+    });
+    await writeReviewsJson(join(staging, "reviews.json"), dataset);
+    progress("hashing and compressing");
+    const manifest = await writeManifest({
+      dir: staging,
+      baseUrl,
+      updated: dataset.updated,
+      withdrawn: dataset.withdrawn,
+      lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
+    });
+    await swapIn(staging, distDir);
+    return { manifest, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Replace `target` by `staging` with two renames; on failure the old folder is put back. */
+async function swapIn(staging: string, target: string): Promise<void> {
+  const old = `${target.replace(/\/+$/, "")}.old-${process.pid}`;
+  let moved = false;
+  try {
+    await rename(target, old);
+    moved = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  try {
+    await rename(staging, target);
+  } catch (error) {
+    if (moved) await rename(old, target);
+    throw error;
+  }
+  if (moved) await rm(old, { recursive: true, force: true });
+}

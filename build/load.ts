@@ -1,0 +1,180 @@
+/**
+ * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
+ * and thrown together as a DataError; nothing half-valid comes out of here.
+ */
+import { createReadStream } from "node:fs";
+import { readFile, readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { Business, Review, Service, ServiceArea, Technician } from "../data/schema/records.ts";
+import { DataError, problemsFromZod, type Problem } from "./problems.ts";
+
+export interface SourceData {
+  business: Business;
+  services: Service[];
+  technicians: Technician[];
+  serviceAreas: ServiceArea[];
+  /** Every review line, withdrawn ones included, in file order. */
+  reviews: Review[];
+}
+
+export const DATA_FILES = {
+  business: "business.json",
+  services: "services.json",
+  technicians: "technicians.json",
+  serviceAreas: "service-areas.json",
+  reviews: "reviews",
+} as const;
+
+/** Most problems printed; the rest are counted, so a wholly broken file does not flood a terminal. */
+const MAX_PROBLEMS = 200;
+
+export async function loadData(dir: string, onProgress?: (reviews: number) => void): Promise<SourceData> {
+  const problems: Problem[] = [];
+  const name = (file: string) => {
+    const path = relative(process.cwd(), join(dir, file));
+    return path.startsWith("..") ? join(dir, file) : path || file;
+  };
+
+  const business = await readRecord(join(dir, DATA_FILES.business), name(DATA_FILES.business), Business, problems);
+  // A list with problems of its own is not used to check references: its problems are the cause,
+  // and every review naming one of its ids would only repeat them.
+  const list = async <T extends z.ZodType<{ id: string }>>(file: string, schema: T) => {
+    const before = problems.length;
+    const records = await readList(join(dir, file), name(file), schema, problems);
+    return { records, ids: problems.length === before ? new Set(records.map((r) => r.id)) : undefined };
+  };
+  const services = await list(DATA_FILES.services, Service);
+  const technicians = await list(DATA_FILES.technicians, Technician);
+  const serviceAreas = await list(DATA_FILES.serviceAreas, ServiceArea);
+  const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
+  const reviews: Review[] = [];
+  const seen = new Map<string, string>();
+  const reviewDir = join(dir, DATA_FILES.reviews);
+  const files = await readdir(reviewDir).then(
+    (names) => names.filter((n) => n.endsWith(".jsonl")).sort(),
+    () => {
+      problems.push({ file: name(DATA_FILES.reviews), expected: "expected a folder of .jsonl files, one review per line" });
+      return [];
+    },
+  );
+  for (const fileName of files) {
+    const file = name(join(DATA_FILES.reviews, fileName));
+    let line = 0;
+    const lines = createInterface({ input: createReadStream(join(reviewDir, fileName)), crlfDelay: Infinity });
+    for await (const text of lines) {
+      line++;
+      if (text.trim() === "") continue;
+      const raw = parseJson(text, file, `line ${line}`, problems);
+      if (raw === undefined) continue;
+      const id = typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : undefined;
+      const record = id ? `line ${line} (${id})` : `line ${line}`;
+      const parsed = Review.safeParse(raw);
+      if (!parsed.success) {
+        problems.push(...problemsFromZod(parsed.error, file, record, raw));
+        continue;
+      }
+      const review = parsed.data;
+      const first = seen.get(review.id);
+      if (first) problems.push({ file, record, field: "id", value: review.id, expected: `expected a unique id; ${first} has it already` });
+      else seen.set(review.id, `${file} ${record}`);
+      problems.push(...crossCheck(review, known, file, record));
+      reviews.push(review);
+      if (onProgress && reviews.length % 50_000 === 0) onProgress(reviews.length);
+    }
+  }
+  if (files.length === 0 && problems.length === 0) {
+    problems.push({ file: name(DATA_FILES.reviews), expected: "expected at least one .jsonl file of reviews" });
+  }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    if (problems.length > MAX_PROBLEMS) shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
+    throw new DataError(shown);
+  }
+  return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, reviews };
+}
+
+/** References to other files, and dates that must follow the review's own. */
+function crossCheck(review: Review, known: Record<"technicians" | "services" | "service_area", Set<string> | undefined>, file: string, record: string): Problem[] {
+  const problems: Problem[] = [];
+  const check = (field: string, id: string, ids: Set<string> | undefined, source: string) => {
+    if (!ids || ids.has(id)) return;
+    const listed = [...ids].slice(0, 12).join(", ") + (ids.size > 12 ? ", ..." : "");
+    problems.push({ file, record, field, value: id, expected: `expected an id listed in ${source} (${listed})` });
+  };
+  review.technicians.forEach((id, i) => check(`technicians[${i}]`, id, known.technicians, DATA_FILES.technicians));
+  review.services.forEach((id, i) => check(`services[${i}]`, id, known.services, DATA_FILES.services));
+  check("service_area", review.service_area, known.service_area, DATA_FILES.serviceAreas);
+  if (review.response && review.response.date < review.date) {
+    problems.push({ file, record, field: "response.date", value: review.response.date, expected: `expected a date on or after the review's date ${review.date}` });
+  }
+  if (review.updated && review.updated.slice(0, 10) < review.date) {
+    problems.push({ file, record, field: "updated", value: review.updated, expected: `expected a time on or after the review's date ${review.date}` });
+  }
+  if (review.withdrawn && review.withdrawn.at.slice(0, 10) < review.date) {
+    problems.push({ file, record, field: "withdrawn.at", value: review.withdrawn.at, expected: `expected a time on or after the review's date ${review.date}` });
+  }
+  return problems;
+}
+
+async function readRecord<T extends z.ZodType>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T> | undefined> {
+  const raw = await readJsonFile(path, file, problems);
+  if (raw === undefined) return undefined;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push(...problemsFromZod(parsed.error, file, undefined, raw));
+  return undefined;
+}
+
+async function readList<T extends z.ZodType<{ id: string }>>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T>[]> {
+  const raw = await readJsonFile(path, file, problems);
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problems.push({ file, expected: "expected a JSON array of records" });
+    return [];
+  }
+  const out: z.infer<T>[] = [];
+  const seen = new Set<string>();
+  raw.forEach((item, i) => {
+    const id = typeof item?.id === "string" ? item.id : undefined;
+    const record = id ? `[${i}] (${id})` : `[${i}]`;
+    const parsed = schema.safeParse(item);
+    if (!parsed.success) return problems.push(...problemsFromZod(parsed.error, file, record, item));
+    if (seen.has(parsed.data.id)) return problems.push({ file, record, field: "id", value: parsed.data.id, expected: "expected a unique id within the file" });
+    seen.add(parsed.data.id);
+    out.push(parsed.data);
+  });
+  return out;
+}
+
+async function readJsonFile(path: string, file: string, problems: Problem[]): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    problems.push({ file, expected: "expected this file to exist and be readable" });
+    return undefined;
+  }
+  return parseJson(text, file, undefined, problems);
+}
+
+/** JSON.parse with the position turned into a line and column an editor can jump to. */
+function parseJson(text: string, file: string, record: string | undefined, problems: Problem[]): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    let where = "";
+    if (at && record === undefined) {
+      const before = text.slice(0, Number(at[1]));
+      const line = before.split("\n").length;
+      where = ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}`;
+    } else if (at) {
+      where = ` at column ${Number(at[1]) + 1}`;
+    }
+    problems.push({ file, record, expected: `expected valid JSON${where} (${message.replace(/ in JSON at position \d+.*$/, "")})` });
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Render the templates in site/ with Eleventy 3. Templates get small, precomputed data only:
+ * passing 100k reviews through Eleventy's data cascade would copy them for every template.
+ */
+import { fileURLToPath } from "node:url";
+// @ts-expect-error Eleventy ships no types for its main entry (see STACK.md).
+import Eleventy from "@11ty/eleventy";
+import type { Dataset } from "./dataset.ts";
+import type { Feed } from "./feed.ts";
+import type { Insights } from "./insights.ts";
+
+export interface SiteData {
+  baseUrl: string;
+  openapiUrl: string;
+  dataset: Pick<Dataset, "business" | "aggregate_rating" | "updated" | "withdrawn">;
+  feed: Feed;
+  insights: Insights;
+}
+
+const SITE_DIR = fileURLToPath(new URL("../site/", import.meta.url));
+
+export async function renderSite(outputDir: string, site: SiteData): Promise<void> {
+  const eleventy = new Eleventy(SITE_DIR, outputDir, {
+    quietMode: true,
+    // No config file: everything Eleventy needs is set here.
+    configPath: false,
+    config(config: any) {
+      config.addExtension(["11ty.ts"], { key: "11ty.js" });
+      config.setTemplateFormats(["11ty.ts"]);
+      for (const [key, value] of Object.entries(site)) config.addGlobalData(key, value);
+    },
+  });
+  await eleventy.write();
+}

@@ -1,0 +1,31 @@
+/**
+ * The build's settings, parsed once from the environment. The sidecar's settings extend these,
+ * so BASE_URL, DATA_DIR and DIST_DIR mean the same thing everywhere.
+ */
+import { z } from "zod";
+
+export const BuildSettings = z.object({
+  BASE_URL: z
+    .url({ protocol: /^https?$/, error: "expected an absolute http(s) URL such as https://reviews.example.com" })
+    .default("http://localhost:3000")
+    .refine((url) => !/[?#]/.test(url), { error: "expected a base address without a query or fragment" })
+    // Every URL the build writes is `${BASE_URL}/path`: keep exactly one slash between them.
+    .transform((url) => url.replace(/\/+$/, "")),
+  DATA_DIR: z.string().min(1).default("data"),
+  DIST_DIR: z.string().min(1).default("dist"),
+});
+export type BuildSettings = z.infer<typeof BuildSettings>;
+
+/** Parse `env` with `schema`, or throw one error that names every bad variable. */
+export function parseSettings<T extends z.ZodType>(schema: T, env: Record<string, string | undefined>): z.infer<T> {
+  // An empty variable is the same as an unset one (`PORT= npm start`).
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}=${JSON.stringify(present[String(i.path[0])] ?? "")}: ${i.message}`);
+  throw new SettingsError(`invalid settings:\n${lines.join("\n")}`);
+}
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}

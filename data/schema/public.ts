@@ -1,0 +1,55 @@
+/**
+ * The public shapes the build writes and the sidecar serves: one definition for the build's
+ * output, the sidecar's reload check, the OpenAPI document and the MCP tools.
+ */
+import { z } from "zod";
+import { Business, IsoDate, OwnerResponse, Rating, Service, ServiceArea, Slug, Technician, Timestamp } from "./records.ts";
+
+export const PublicReview = z.strictObject({
+  id: Slug.describe("Stable review id"),
+  url: z.url().describe("Permalink of the review"),
+  date: IsoDate.describe("Day the review was written"),
+  rating: Rating.describe("Star rating, 1 to 5"),
+  author: z.string().describe("Reviewer's display name"),
+  text: z.string().describe("Review text; paragraphs separated by a blank line"),
+  technicians: z.array(Slug).describe("Ids of the technicians mentioned"),
+  services: z.array(Slug).describe("Ids of the services the review is about"),
+  service_area: Slug.describe("Id of the customer's service area"),
+  response: OwnerResponse.optional().describe("The business's public reply"),
+  updated: Timestamp.optional().describe("When the reviewer last edited the review"),
+});
+
+export const PublicBusiness = Business.omit({ updated: true }).extend({
+  url: z.url(),
+  services: z.array(Service),
+  technicians: z.array(Technician),
+  service_areas: z.array(ServiceArea),
+  updated: Timestamp,
+});
+
+export const RatingCounts = z.strictObject({ "1": z.int(), "2": z.int(), "3": z.int(), "4": z.int(), "5": z.int() });
+
+export const AggregateRating = z.strictObject({
+  rating_value: z.number().describe("Mean star rating, rounded to two decimals (0 when there are no reviews)"),
+  review_count: z.int(),
+  best_rating: z.literal(5),
+  worst_rating: z.literal(1),
+  rating_counts: RatingCounts.describe("Number of reviews per star"),
+});
+
+export const ReviewsDataset = z.strictObject({
+  business: PublicBusiness,
+  aggregate_rating: AggregateRating,
+  updated: Timestamp.describe("Latest change recorded in the data"),
+  reviews: z.array(PublicReview).describe("Every published review, newest first (date, then id, descending)"),
+});
+
+/** A review taken down, as the bundle keeps it for `since`'s `removed`. */
+export const Withdrawal = z.strictObject({ id: Slug, at: Timestamp });
+
+export type PublicReview = z.infer<typeof PublicReview>;
+export type PublicBusiness = z.infer<typeof PublicBusiness>;
+export type AggregateRating = z.infer<typeof AggregateRating>;
+export type RatingCounts = z.infer<typeof RatingCounts>;
+export type ReviewsDataset = z.infer<typeof ReviewsDataset>;
+export type Withdrawal = z.infer<typeof Withdrawal>;

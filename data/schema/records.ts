@@ -1,0 +1,75 @@
+/**
+ * The source records a business owner keeps under `DATA_DIR`, and the one place their rules live.
+ * The build validates every file against these; the sidecar and the OpenAPI document reuse them.
+ */
+import { z } from "zod";
+
+export const Slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: "expected a slug: lowercase letters, digits and single hyphens" })
+  .max(64);
+
+/** A calendar date, YYYY-MM-DD; `2025-02-30` is refused (zod checks the calendar). */
+export const IsoDate = z.iso.date({ error: "expected a real calendar date as YYYY-MM-DD" });
+
+/** An RFC 3339 UTC timestamp, e.g. `2025-03-02T18:40:00Z`. */
+export const Timestamp = z.iso.datetime({ error: "expected an RFC 3339 UTC timestamp like 2025-03-02T18:40:00Z" });
+
+export const Rating = z.int({ error: "expected an integer from 1 to 5" }).min(1, { error: "expected an integer from 1 to 5" }).max(5, { error: "expected an integer from 1 to 5" });
+
+const Text = z.string().trim().min(1, { error: "expected non-empty text" });
+
+export const OpeningHours = z.strictObject({
+  days: z.array(z.enum(["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"])).min(1),
+  opens: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "expected HH:MM" }),
+  closes: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "expected HH:MM" }),
+});
+
+export const Business = z.strictObject({
+  name: Text,
+  description: Text,
+  telephone: Text,
+  email: z.email(),
+  address: z.strictObject({
+    street: Text,
+    locality: Text,
+    region: Text,
+    postal_code: Text,
+    country: z.string().regex(/^[A-Z]{2}$/, { error: "expected an ISO 3166 two-letter country code" }),
+  }),
+  geo: z.strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
+  opening_hours: z.array(OpeningHours),
+  founded: z.int().min(1800).max(2100).optional(),
+  price_range: z.string().optional(),
+  /** When the owner last changed business.json, services.json, technicians.json or service-areas.json. */
+  updated: Timestamp,
+});
+
+export const Service = z.strictObject({ id: Slug, name: Text, description: Text });
+export const Technician = z.strictObject({ id: Slug, name: Text, role: Text.optional(), since: IsoDate.optional() });
+export const ServiceArea = z.strictObject({ id: Slug, name: Text });
+
+export const OwnerResponse = z.strictObject({ date: IsoDate, text: Text });
+
+/** One line of `reviews/*.jsonl`. Mentions are ids; the build checks they exist. */
+export const Review = z.strictObject({
+  id: Slug,
+  date: IsoDate,
+  rating: Rating,
+  author: Text,
+  text: Text,
+  technicians: z.array(Slug),
+  services: z.array(Slug).min(1, { error: "expected at least one service id" }),
+  service_area: Slug,
+  response: OwnerResponse.optional(),
+  /** Set when the customer edited the review. */
+  updated: Timestamp.optional(),
+  /** Set when the review was taken down: it leaves every dataset and `since` lists it as removed. */
+  withdrawn: z.strictObject({ at: Timestamp, reason: Text }).optional(),
+});
+
+export type Business = z.infer<typeof Business>;
+export type Service = z.infer<typeof Service>;
+export type Technician = z.infer<typeof Technician>;
+export type ServiceArea = z.infer<typeof ServiceArea>;
+export type Review = z.infer<typeof Review>;

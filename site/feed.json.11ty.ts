@@ -1,0 +1,44 @@
+/** `/api/feed.json`: JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the newest reviews. */
+import type { Feed } from "../build/feed.ts";
+import type { SiteData } from "../build/render.ts";
+
+export const data = { permalink: "/api/feed.json", eleventyExcludeFromCollections: true };
+
+export function render({ feed, dataset, openapiUrl }: SiteData): string {
+  return JSON.stringify(jsonFeed(feed, dataset.business.name, openapiUrl));
+}
+
+function jsonFeed(feed: Feed, businessName: string, openapiUrl: string) {
+  return {
+    version: "https://jsonfeed.org/version/1.1",
+    title: feed.title,
+    home_page_url: feed.homePageUrl,
+    feed_url: feed.jsonFeedUrl,
+    description: feed.description,
+    language: "en-US",
+    authors: [{ name: businessName, url: feed.homePageUrl }],
+    // JSON Feed 1.1: `hubs` lists WebSub hubs subscribers may use.
+    hubs: [{ type: "WebSub", url: feed.hubUrl }],
+    items: feed.items.map(({ review, title, published, modified }) => ({
+      id: review.url,
+      url: review.url,
+      title,
+      content_text: review.text,
+      date_published: published,
+      ...(modified !== published && { date_modified: modified }),
+      authors: [{ name: review.author }],
+      tags: review.services,
+      // Review fields JSON Feed has no member for; extension names start with "_" (JSON Feed 1.1).
+      _review: {
+        about: openapiUrl,
+        id: review.id,
+        rating: review.rating,
+        date: review.date,
+        technicians: review.technicians,
+        services: review.services,
+        service_area: review.service_area,
+        ...(review.response && { response: review.response }),
+      },
+    })),
+  };
+}

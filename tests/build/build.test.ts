@@ -1,0 +1,191 @@
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseFeed } from "@rowanmanning/feed-parser";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Manifest } from "../../build/manifest.ts";
+import { copyOfRepoData, editReview, review, smallData, tempDir } from "../helpers/data.ts";
+import { runBuild } from "../helpers/run.ts";
+
+const BASE = "https://reviews.valleyshield.example";
+const read = (dir: string, file: string) => readFile(join(dir, file), "utf8");
+const readJson = async (dir: string, file: string) => JSON.parse(await read(dir, file));
+
+describe("npm run build on the repository's data", () => {
+  let dist: string;
+  let data: string;
+  beforeAll(async () => {
+    data = await copyOfRepoData();
+    dist = join(await tempDir(), "dist");
+    const run = await runBuild(data, dist, { BASE_URL: `${BASE}/` });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  });
+
+  it("writes the four public files and the manifest", async () => {
+    const manifest: Manifest = await readJson(dist, "_manifest.json");
+    for (const path of ["/reviews.json", "/insights.json", "/api/feed.json", "/feed.xml"]) {
+      expect(manifest.files[path], path).toMatchObject({ etag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
+    }
+    expect(manifest.files["/api/feed.json"]!.content_type).toBe("application/feed+json");
+    expect(manifest.files["/feed.xml"]!.content_type).toBe("application/atom+xml");
+    expect(manifest.files["/reviews.json"]!.content_type).toBe("application/json");
+  });
+
+  it("derives every absolute URL from BASE_URL, without a doubled slash", async () => {
+    const text = await read(dist, "reviews.json");
+    expect(text).not.toContain("localhost");
+    expect(text).not.toMatch(/example\/\//);
+    const dataset = await readJson(dist, "reviews.json");
+    expect(dataset.business.url).toBe(`${BASE}/`);
+    expect(dataset.reviews[0].url).toBe(`${BASE}/reviews/${dataset.reviews[0].id}/`);
+  });
+
+  it("lists reviews newest first, by date then id", async () => {
+    const { reviews } = await readJson(dist, "reviews.json");
+    const sorted = [...reviews].sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+    expect(reviews.map((r: { id: string }) => r.id)).toEqual(sorted.map((r) => r.id));
+  });
+
+  it("has an aggregate rating that agrees with its reviews", async () => {
+    const { aggregate_rating: agg, reviews } = await readJson(dist, "reviews.json");
+    expect(agg.review_count).toBe(reviews.length);
+    for (const star of [1, 2, 3, 4, 5]) {
+      expect(agg.rating_counts[star], `${star} stars`).toBe(reviews.filter((r: { rating: number }) => r.rating === star).length);
+    }
+    const mean = reviews.reduce((s: number, r: { rating: number }) => s + r.rating, 0) / reviews.length;
+    expect(agg.rating_value).toBeCloseTo(mean, 2);
+    expect(agg).toMatchObject({ best_rating: 5, worst_rating: 1 });
+  });
+
+  it("leaves withdrawn reviews out of every file and lists them in the manifest", async () => {
+    const source = (await readdir(join(data, "reviews"))).filter((f) => f.endsWith(".jsonl"));
+    const withdrawn: string[] = [];
+    for (const file of source) {
+      for (const line of (await read(join(data, "reviews"), file)).split("\n").filter(Boolean)) {
+        const r = JSON.parse(line);
+        if (r.withdrawn) withdrawn.push(r.id);
+      }
+    }
+    expect(withdrawn.length).toBeGreaterThan(0);
+    for (const file of ["reviews.json", "insights.json", "api/feed.json", "feed.xml", "index.html"]) {
+      const text = await read(dist, file);
+      for (const id of withdrawn) expect(text, `${id} in ${file}`).not.toMatch(new RegExp(`\\b${id}\\b`));
+    }
+    const manifest: Manifest = await readJson(dist, "_manifest.json");
+    expect(manifest.withdrawn.map((w) => w.id).sort()).toEqual(withdrawn.sort());
+  });
+
+  it("writes a JSON Feed 1.1 with every required member and item field", async () => {
+    const feed = await readJson(dist, "api/feed.json");
+    const { reviews } = await readJson(dist, "reviews.json");
+    expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
+    expect(feed.title).toEqual(expect.any(String));
+    expect(feed.home_page_url).toBe(`${BASE}/`);
+    expect(feed.feed_url).toBe(`${BASE}/api/feed.json`);
+    expect(feed.hubs).toEqual([{ type: "WebSub", url: `${BASE}/api/websub/hub` }]);
+    expect(feed.items).toHaveLength(50);
+    feed.items.forEach((item: Record<string, any>, i: number) => {
+      const r = reviews[i];
+      expect(item.id).toBe(r.url);
+      expect(item.url).toBe(r.url);
+      expect(item.title).toContain(`${r.rating}/5`);
+      expect(item.content_text).toBe(r.text);
+      expect(item.date_published).toBe(`${r.date}T00:00:00Z`);
+      expect(item.authors).toEqual([{ name: r.author }]);
+      expect(item._review).toMatchObject({ id: r.id, rating: r.rating, services: r.services, technicians: r.technicians });
+      for (const key of Object.keys(item)) expect(["id", "url", "title", "content_text", "date_published", "date_modified", "authors", "tags", "_review"]).toContain(key);
+    });
+  });
+
+  it("writes well-formed Atom with 50 entries and the WebSub hub and self links", async () => {
+    const xml = await read(dist, "feed.xml");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parsed = parseFeed(xml).toJSON();
+    expect(parsed.self).toBe(`${BASE}/feed.xml`);
+    expect(parsed.items).toHaveLength(50);
+    const { reviews } = await readJson(dist, "reviews.json");
+    expect(parsed.items[0]!.url).toBe(reviews[0].url);
+    const atom = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml).feed;
+    const links = atom.link as { rel: string; href: string }[];
+    expect(links).toContainEqual({ rel: "hub", href: `${BASE}/api/websub/hub` });
+    expect(links).toContainEqual(expect.objectContaining({ rel: "self", href: `${BASE}/feed.xml` }));
+    expect(atom.entry[0].id).toBe(reviews[0].url);
+  });
+
+  it("takes Last-Modified from the data, never from the clock", async () => {
+    const manifest: Manifest = await readJson(dist, "_manifest.json");
+    const { reviews, updated } = await readJson(dist, "reviews.json");
+    const times = [...reviews.flatMap((r: any) => [`${r.date}T00:00:00Z`, r.updated, r.response && `${r.response.date}T00:00:00Z`]), ...manifest.withdrawn.map((w) => w.at)].filter(Boolean);
+    expect(updated).toBe(times.sort().at(-1) > "2026-03-01T16:00:00Z" ? times.sort().at(-1) : "2026-03-01T16:00:00Z");
+    expect(manifest.files["/reviews.json"]!.last_modified).toBe(updated);
+  });
+
+  it("keeps precompressed copies that decompress to the same bytes", async () => {
+    const { gunzipSync, brotliDecompressSync } = await import("node:zlib");
+    const manifest: Manifest = await readJson(dist, "_manifest.json");
+    const entry = manifest.files["/reviews.json"]!;
+    const original = await readFile(join(dist, entry.file));
+    expect(gunzipSync(await readFile(join(dist, entry.encodings.gzip!.file)))).toEqual(original);
+    expect(brotliDecompressSync(await readFile(join(dist, entry.encodings.br!.file)))).toEqual(original);
+  });
+});
+
+describe("build determinism and ETags", () => {
+  async function filesOf(dist: string): Promise<Map<string, string>> {
+    const names = (await readdir(dist, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const out = new Map<string, string>();
+    for (const e of names) out.set(join(e.parentPath, e.name).slice(dist.length), await readFile(join(e.parentPath, e.name), "base64"));
+    return out;
+  }
+
+  it("gives identical bytes when building the same data twice", async () => {
+    const data = await copyOfRepoData();
+    const [a, b] = [join(await tempDir(), "dist"), join(await tempDir(), "dist")];
+    expect((await runBuild(data, a)).code).toBe(0);
+    expect((await runBuild(data, b)).code).toBe(0);
+    expect(await filesOf(b)).toEqual(await filesOf(a));
+  });
+
+  it("changes the ETag of every file holding an edited review, and of no other", async () => {
+    const reviews = Array.from({ length: 60 }, (_, i) => review({ id: `r-${String(i).padStart(2, "0")}`, date: `2025-0${1 + Math.floor(i / 20)}-${String(1 + (i % 20)).padStart(2, "0")}` }));
+    const data = await smallData(reviews);
+    const dist = join(await tempDir(), "dist");
+    const etags = async () => {
+      const run = await runBuild(data, dist);
+      expect(run.code, run.stderr).toBe(0);
+      const m: Manifest = await readJson(dist, "_manifest.json");
+      return Object.fromEntries(Object.entries(m.files).map(([p, f]) => [p, f.etag]));
+    };
+    const before = await etags();
+    // The oldest review is in reviews.json only (the feeds hold the 50 newest).
+    await editReview(join(data, "reviews/2025.jsonl"), "r-00", (r) => ({ ...r, text: "Edited: still no ants." }));
+    const afterOld = await etags();
+    expect(Object.keys(before).filter((p) => before[p] !== afterOld[p])).toEqual(["/reviews.json"]);
+    // The newest review is also in both feeds and on the home page.
+    await editReview(join(data, "reviews/2025.jsonl"), "r-59", (r) => ({ ...r, text: "Edited: the newest one." }));
+    const afterNew = await etags();
+    expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual(["/api/feed.json", "/feed.xml", "/index.html", "/reviews.json"]);
+  });
+
+  it("leaves the previous dist/ whole when the data is broken, and names the problem", async () => {
+    const data = await smallData([review()]);
+    const dist = join(await tempDir(), "dist");
+    const first = await runBuild(data, dist);
+    expect(first.code, first.stderr).toBe(0);
+    const before = await filesOf(dist);
+    await writeFile(join(data, "reviews/2025.jsonl"), JSON.stringify(review({ rating: 9 })) + "\n");
+    const run = await runBuild(data, dist);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/2025\.jsonl line 1 \(r-1\): rating = 9: expected an integer from 1 to 5/);
+    expect(await filesOf(dist)).toEqual(before);
+    const siblings = await readdir(join(dist, ".."));
+    expect(siblings).toEqual(["dist"]);
+  });
+
+  it("stops with a message naming BASE_URL when it is not a URL", async () => {
+    const run = await runBuild(await smallData(), join(await tempDir(), "dist"), { BASE_URL: "reviews.example" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/BASE_URL="reviews\.example": expected an absolute http\(s\) URL/);
+  });
+});

@@ -1,0 +1,98 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadData } from "../../build/load.ts";
+import { DataError, formatProblem } from "../../build/problems.ts";
+import { review, smallData } from "../helpers/data.ts";
+
+async function problemsFor(reviews: unknown[], extra?: Record<string, string>): Promise<string[]> {
+  const dir = await smallData(reviews, extra);
+  try {
+    await loadData(dir);
+  } catch (error) {
+    if (error instanceof DataError) return error.problems.map(formatProblem);
+    throw error;
+  }
+  return [];
+}
+
+describe("loadData validation", () => {
+  it("accepts a valid data folder", async () => {
+    const data = await loadData(await smallData([review(), review({ id: "r-2", rating: 1 })]));
+    expect(data.reviews.map((r) => r.id)).toEqual(["r-1", "r-2"]);
+    expect(data.technicians).toHaveLength(2);
+  });
+
+  it("names file, line, id, field, value and the expected range for a rating out of range", async () => {
+    const [problem, ...rest] = await problemsFor([review({ rating: 6 })]);
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(/reviews\/2025\.jsonl line 1 \(r-1\): rating = 6: expected an integer from 1 to 5/);
+  });
+
+  it("refuses an impossible date", async () => {
+    const problems = await problemsFor([review({ date: "2025-02-30" })]);
+    expect(problems).toEqual([expect.stringMatching(/line 1 \(r-1\): date = "2025-02-30": expected a real calendar date/)]);
+  });
+
+  it("refuses unknown technician, service and area ids, naming the known ones", async () => {
+    const problems = await problemsFor([review({ technicians: ["mike"], services: ["ant-control", "bats"], service_area: "narnia" })]);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/technicians\[0\] = "mike": expected an id listed in technicians\.json \(dana-whitfield, marco-ruiz\)/);
+    expect(problems[1]).toMatch(/services\[1\] = "bats": expected an id listed in services\.json/);
+    expect(problems[2]).toMatch(/service_area = "narnia": expected an id listed in service-areas\.json/);
+  });
+
+  it("refuses a duplicate review id and says where the first one is", async () => {
+    const problems = await problemsFor([review(), review({ date: "2025-03-02" })]);
+    expect(problems).toEqual([expect.stringMatching(/line 2 \(r-1\): id = "r-1": expected a unique id; .*2025\.jsonl line 1 \(r-1\) has it already/)]);
+  });
+
+  it("refuses a duplicate id across two files", async () => {
+    const problems = await problemsFor([review()], { "reviews/2026.jsonl": JSON.stringify(review({ date: "2026-01-01" })) });
+    expect(problems).toEqual([expect.stringMatching(/2026\.jsonl line 1 \(r-1\): id = "r-1": expected a unique id/)]);
+  });
+
+  it("names a missing field", async () => {
+    const { text: _, ...withoutText } = review();
+    const problems = await problemsFor([withoutText]);
+    expect(problems).toEqual([expect.stringMatching(/line 1 \(r-1\): text: missing; this field is required/)]);
+  });
+
+  it("names an unknown field, which is most often a misspelling", async () => {
+    const problems = await problemsFor([{ ...review(), ratng: 5 }]);
+    expect(problems).toEqual([expect.stringMatching(/line 1 \(r-1\): ratng: no such field is known/)]);
+  });
+
+  it("reports malformed JSON with the line of the review file", async () => {
+    const problems = await problemsFor([review(), '{"id": "r-2", "rating": 5,,}', review({ id: "r-3" })]);
+    expect(problems).toEqual([expect.stringMatching(/2025\.jsonl line 2: expected valid JSON at column \d+/)]);
+  });
+
+  it("reports malformed JSON in a record file with its line and column", async () => {
+    const problems = await problemsFor([review()], { "services.json": '[\n  { "id": "ant-control", }\n]' });
+    expect(problems[0]).toMatch(/services\.json: expected valid JSON at line 2, column \d+/);
+  });
+
+  it("reports every problem at once, across files", async () => {
+    const problems = await problemsFor(
+      [review({ rating: 0 }), review({ id: "r-2", date: "2025-13-01" }), review({ id: "r-3", services: ["nope"] })],
+      { "technicians.json": JSON.stringify([{ id: "Bad Id", name: "X" }]) },
+    );
+    expect(problems).toHaveLength(4);
+    expect(problems.join("\n")).toMatch(/technicians\.json \[0\] \(Bad Id\): id = "Bad Id": expected a slug/);
+    expect(problems.join("\n")).toMatch(/line 1 \(r-1\): rating = 0/);
+    expect(problems.join("\n")).toMatch(/line 2 \(r-2\): date = "2025-13-01"/);
+    expect(problems.join("\n")).toMatch(/line 3 \(r-3\): services\[0\] = "nope"/);
+  });
+
+  it("refuses an owner response dated before the review", async () => {
+    const problems = await problemsFor([review({ response: { date: "2025-02-01", text: "Thanks!" } })]);
+    expect(problems).toEqual([expect.stringMatching(/response\.date = "2025-02-01": expected a date on or after the review's date 2025-03-01/)]);
+  });
+
+  it("says so when a required file is missing", async () => {
+    const dir = await smallData([review()]);
+    await writeFile(join(dir, "business.json"), "");
+    await expect(loadData(dir)).rejects.toThrow(DataError);
+  });
+});

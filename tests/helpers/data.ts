@@ -1,0 +1,76 @@
+/** Small data folders for tests: a valid one to start from, and ways to break it. */
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Review } from "../../data/schema/records.ts";
+
+export const REPO_DATA = new URL("../../data/", import.meta.url).pathname;
+
+export async function tempDir(prefix = "reviewcast-"): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** A copy of the repository's data/ in a fresh folder, to change without touching the real one. */
+export async function copyOfRepoData(): Promise<string> {
+  const dir = await tempDir();
+  await cp(REPO_DATA, join(dir, "data"), { recursive: true, filter: (src) => !src.includes("/schema") });
+  return join(dir, "data");
+}
+
+export function review(overrides: Partial<Review> & Record<string, unknown> = {}): Review {
+  return {
+    id: "r-1",
+    date: "2025-03-01",
+    rating: 5,
+    author: "Maria G.",
+    text: "Dana was on time and the ants are gone.",
+    technicians: ["dana-whitfield"],
+    services: ["ant-control"],
+    service_area: "roseville",
+    ...overrides,
+  } as Review;
+}
+
+/** A minimal valid data folder: two technicians, three services, two areas, the reviews given. */
+export async function smallData(reviews: unknown[] = [review()], extra: Record<string, string> = {}): Promise<string> {
+  const dir = await tempDir();
+  const files: Record<string, string> = {
+    "business.json": JSON.stringify({
+      name: "Test Pest Co",
+      description: "A test business.",
+      telephone: "+1-916-555-0100",
+      email: "office@test.example",
+      address: { street: "1 Main St", locality: "Roseville", region: "CA", postal_code: "95678", country: "US" },
+      opening_hours: [{ days: ["Mo"], opens: "08:00", closes: "17:00" }],
+      updated: "2024-01-01T00:00:00Z",
+    }),
+    "services.json": JSON.stringify([
+      { id: "ant-control", name: "Ant control", description: "Ants." },
+      { id: "rodent-control", name: "Rodent control", description: "Mice and rats." },
+      { id: "termite-inspection", name: "Termite inspection", description: "WDO reports." },
+    ]),
+    "technicians.json": JSON.stringify([
+      { id: "dana-whitfield", name: "Dana Whitfield" },
+      { id: "marco-ruiz", name: "Marco Ruiz" },
+    ]),
+    "service-areas.json": JSON.stringify([{ id: "roseville", name: "Roseville" }, { id: "rocklin", name: "Rocklin" }]),
+    "reviews/2025.jsonl": reviews.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n",
+    ...extra,
+  };
+  await mkdir(join(dir, "reviews"));
+  await Promise.all(Object.entries(files).map(([name, text]) => writeFile(join(dir, name), text)));
+  return dir;
+}
+
+/** Rewrite one review line, found by id, in a JSON Lines file. */
+export async function editReview(file: string, id: string, change: (r: Review) => Review): Promise<void> {
+  const lines = (await readFile(file, "utf8")).split("\n");
+  const i = lines.findIndex((l) => l.includes(`"id":"${id}"`) || l.includes(`"id": "${id}"`));
+  if (i < 0) throw new Error(`no review ${id} in ${file}`);
+  lines[i] = JSON.stringify(change(JSON.parse(lines[i]!)));
+  await writeFile(file, lines.join("\n"));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,34 @@
+/** Run the project's own commands the way a user does, and capture what they print. */
+import { spawn } from "node:child_process";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment a user's shell would have: vitest adds Vite's own (BASE_URL="/", MODE, ...). */
+export function userEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { BASE_URL: _, MODE: __, DEV: ___, PROD: ____, SSR: _____, ...rest } = process.env;
+  return { ...rest, CI: "true", ...env };
+}
+
+export function runScript(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `npm run build` with DATA_DIR and DIST_DIR set. */
+export function runBuild(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<Run> {
+  return runScript("build/index.ts", [], { DATA_DIR: dataDir, DIST_DIR: distDir, ...env });
+}
