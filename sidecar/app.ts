@@ -1,0 +1,57 @@
+/**
+ * The sidecar's h3 app, built from its dependencies: the bundle reference and the settings.
+ * Every route declares its methods; another method gets 405 with Allow, OPTIONS a CORS
+ * preflight, HEAD the GET response without its body. Unknown paths are JSON 404s, and nothing a
+ * client sends reaches the 500 handler except a bug, which is logged and answered in JSON.
+ */
+import { H3, HTTPError, type H3Event } from "h3";
+import type { BundleRef } from "./bundle.ts";
+import { preflight } from "./http/cors.ts";
+import { errorResponse, methodNotAllowed } from "./http/errors.ts";
+import { defineOpenApiRoute } from "./routes/openapi.get.ts";
+import { defineSearchRoute } from "./routes/search.get.ts";
+import { defineSinceRoute } from "./routes/since.get.ts";
+import { defineStaticRoute } from "./routes/static.get.ts";
+import type { SidecarSettings } from "./settings.ts";
+
+export type Handler = (request: Request, url: URL, params: Record<string, string>, event: H3Event) => Response | Promise<Response>;
+export type Methods = Partial<Record<"GET" | "POST" | "DELETE", Handler>>;
+
+export interface AppDeps {
+  bundle: BundleRef;
+  settings: Pick<SidecarSettings, "BASE_URL">;
+  /** Routes other parts of the sidecar add (MCP, the hub), by path. */
+  routes?: Record<string, Methods>;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export function createApp(deps: AppDeps): H3 {
+  const log = deps.log ?? ((message, error) => console.error(message, error));
+  const app = new H3({
+    onError(error: HTTPError, event: H3Event) {
+      // h3 answers malformed percent-encoding itself with a 400: keep the contract's body.
+      if (error.status >= 400 && error.status < 500) return errorResponse(error.status, "bad_request", error.message);
+      log(`unhandled error on ${event.req.method} ${event.url.pathname}`, error.cause ?? error);
+      return errorResponse(500, "internal_error", "something went wrong on our side; it has been logged");
+    },
+  });
+  const baseUrl = deps.settings.BASE_URL;
+  const routes: Record<string, Methods> = {
+    "/api/reviews/search": { GET: defineSearchRoute(deps.bundle) },
+    "/api/reviews/since/:date": { GET: defineSinceRoute(deps.bundle) },
+    "/.well-known/openapi.json": { GET: defineOpenApiRoute(baseUrl) },
+    ...deps.routes,
+  };
+  for (const [path, methods] of Object.entries(routes)) app.all(path, (event) => dispatch(event, methods));
+  app.all("/**", (event) => dispatch(event, { GET: defineStaticRoute(deps.bundle, baseUrl) }));
+  return app;
+}
+
+function dispatch(event: H3Event, methods: Methods): Response | Promise<Response> {
+  const method = event.req.method;
+  const allow = [...Object.keys(methods), ...(methods.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  if (method === "OPTIONS") return preflight(allow);
+  const handler = methods[(method === "HEAD" ? "GET" : method) as keyof Methods];
+  if (!handler) return methodNotAllowed(method, allow);
+  return handler(event.req as Request, event.url, event.context.params ?? {}, event);
+}

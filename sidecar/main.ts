@@ -1,0 +1,45 @@
+/**
+ * `npm run serve`: load the built bundle and serve it, with the dynamic routes, on one port.
+ * Fails fast, naming the cause: bad settings, no dist/, or a port already taken.
+ */
+import { toNodeHandler } from "h3";
+import { listen } from "listhen";
+import { SettingsError } from "../build/settings.ts";
+import { createApp } from "./app.ts";
+import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
+import { sidecarSettings } from "./settings.ts";
+
+try {
+  const settings = sidecarSettings(process.env);
+  const started = performance.now();
+  const bundle = new BundleRef(await loadBundle(settings.DIST_DIR), settings.DIST_DIR);
+  const app = createApp({ bundle, settings });
+  const anyHost = ["0.0.0.0", "::", "[::]"].includes(settings.HOST);
+  const listener = await listen(toNodeHandler(app), {
+    hostname: settings.HOST,
+    public: anyHost,
+    // listhen would quietly pick another port when this one is taken: a server answering on a
+    // port nobody asked for is a bug, so only PORT=0 (any free port) may choose.
+    port: settings.PORT === 0 ? { random: true } : { port: settings.PORT, ports: [], portRange: [], alternativePortRange: [], random: false },
+    showURL: false,
+    qr: false,
+    open: false,
+    clipboard: false,
+  });
+  const address = listener.server.address();
+  const port = typeof address === "object" && address ? address.port : settings.PORT;
+  const ms = Math.round(performance.now() - started);
+  console.log(`reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`);
+  const stop = async () => {
+    await listener.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+} catch (error) {
+  if (error instanceof SettingsError || error instanceof BundleError) console.error(`reviewcast: ${error.message}`);
+  else if (/Unable to find an available port|EADDRINUSE/.test(String((error as Error)?.message))) {
+    console.error(`reviewcast: port ${process.env.PORT ?? 3000} is already in use; stop the other server or set PORT`);
+  } else console.error("reviewcast: could not start:", error);
+  process.exit(1);
+}

@@ -1,0 +1,41 @@
+/**
+ * `GET /api/reviews/since/{date}`: reviews dated on or after the date, newest first, and the ids
+ * of reviews withdrawn on or after it, so an incremental copy stays exact. Conditional GET: the
+ * ETag hashes the body; Last-Modified is the latest change the data records behind it.
+ */
+import { createHash } from "node:crypto";
+import { changedAt, latest } from "../../build/dataset.ts";
+import type { BundleRef } from "../bundle.ts";
+import { invalidParameters } from "../http/errors.ts";
+import { fromZod, parseQuery } from "../http/query.ts";
+import { represent } from "../http/respond.ts";
+import { SincePath, SinceQuery } from "../schema.ts";
+import { decodeCursor, pageResult } from "../search/run.ts";
+
+export function defineSinceRoute(bundle: BundleRef) {
+  return (request: Request, url: URL, params: Record<string, string>): Response => {
+    const path = fromZod(SincePath.safeParse({ date: decodeURIComponent(params.date ?? "") }));
+    const query = parseQuery(url.searchParams, SinceQuery);
+    const issues = [...(path.ok ? [] : path.issues), ...(query.ok ? [] : query.issues)];
+    const after = query.ok && query.value.cursor !== undefined ? decodeCursor(query.value.cursor) : undefined;
+    if (after === null) issues.push({ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" });
+    if (!path.ok || !query.ok || issues.length) return invalidParameters(issues);
+
+    const current = bundle.current;
+    const since = path.value.date;
+    const page = current.index.search({ since }, query.value.limit, after);
+    const removed = current.withdrawn.filter((w) => w.at.slice(0, 10) >= since);
+    const body = pageResult(current, page).json({ since, removed: removed.map((w) => w.id) });
+    const lastModified = latest([
+      current.dataset.business.updated,
+      ...removed.map((w) => w.at),
+      ...page.positions.map((p) => changedAt(current.index.reviews[p]!)),
+    ]);
+    return represent(request, {
+      body,
+      contentType: "application/json",
+      cacheControl: "public, max-age=60",
+      validators: { etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`, lastModified: new Date(lastModified) },
+    });
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
+ * precompressed copy the client accepts, and WebSub discovery links on the three topics.
+ */
+import type { BundleRef, StaticFile } from "../bundle.ts";
+import { chooseEncoding } from "../http/encoding.ts";
+import { notFound } from "../http/errors.ts";
+import { represent } from "../http/respond.ts";
+
+/** The WebSub topics (SPEC §6): their responses carry Link rel="hub" and rel="self". */
+export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;
+
+export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
+  return (request: Request, url: URL): Response => {
+    const file = findFile(bundle.current.files, url.pathname);
+    if (!file) return notFound(url.pathname);
+    const coding = chooseEncoding(request.headers.get("accept-encoding"), file.encoded);
+    const headers: Record<string, string> = {};
+    if (file.encoded.br || file.encoded.gzip) headers.vary = "Accept-Encoding";
+    if (coding) headers["content-encoding"] = coding;
+    if ((TOPIC_PATHS as readonly string[]).includes(file.path)) {
+      headers.link = `<${baseUrl}/api/websub/hub>; rel="hub", <${baseUrl}${file.path}>; rel="self"`;
+    }
+    const tag = (c?: string) => (c ? `${file.etag.slice(0, -1)}-${c}"` : file.etag);
+    return represent(request, {
+      body: coding ? file.encoded[coding]! : file.body,
+      contentType: file.contentType,
+      cacheControl: file.contentType.startsWith("text/html") ? "public, max-age=60" : "public, max-age=300",
+      // Each coding is its own representation with its own strong tag (RFC 9110 §8.8.3);
+      // any of them revalidates, since they all stand for the same bytes.
+      validators: { etag: tag(coding), alsoMatches: [tag(), tag("br"), tag("gzip")], lastModified: file.lastModified },
+      headers,
+    });
+  };
+}
+
+function findFile(files: Map<string, StaticFile>, path: string): StaticFile | undefined {
+  if (path.endsWith("/")) return files.get(`${path}index.html`);
+  return files.get(path);
+}

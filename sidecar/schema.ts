@@ -1,0 +1,62 @@
+/**
+ * The HTTP API's parameters and responses, defined once: the routes validate with these, the
+ * OpenAPI document is generated from them, and the MCP tools take them as input schemas.
+ */
+import { z } from "zod";
+import { PublicReview } from "../data/schema/public.ts";
+import { IsoDate, Slug } from "../data/schema/records.ts";
+
+export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
+export const SINCE_LIMIT = { default: 1000, max: 1000 } as const;
+
+const Cursor = z.string().min(1).max(200).describe("The next_cursor of a previous response, to get the following page");
+
+/** Fields the search and MCP search_reviews share. Values are typed (numbers are numbers). */
+export const searchFields = {
+  rating: z.int().min(1).max(5).optional().describe("Only reviews with exactly this many stars (1 to 5)"),
+  min_rating: z.number().min(1).max(5).optional().describe("Only reviews with at least this many stars (1 to 5); combines with rating (both apply)"),
+  since: IsoDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD)"),
+  until: IsoDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD)"),
+  query: z.string().min(1).max(200).optional().describe("Case-insensitive substring of the review text"),
+  mentions_technician: z.string().min(1).max(100).optional()
+    .describe("Technician id or name, case-insensitive; a first name alone works when only one technician has it"),
+  mentions_service: Slug.optional().describe("Service id, as listed in reviews.json business.services"),
+  limit: z.int().min(1).max(SEARCH_LIMIT.max).default(SEARCH_LIMIT.default).describe(`Most reviews to return (1 to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default})`),
+  cursor: Cursor.optional(),
+};
+
+export const SearchParams = z.strictObject(searchFields).check((ctx) => {
+  const { since, until } = ctx.value;
+  if (since && until && since > until) {
+    ctx.issues.push({ code: "custom", path: ["since"], message: `expected a date on or before until (${until})`, input: since });
+  }
+});
+export type SearchParams = z.infer<typeof SearchParams>;
+
+export const SinceQuery = z.strictObject({
+  limit: z.int().min(1).max(SINCE_LIMIT.max).default(SINCE_LIMIT.default).describe(`Most reviews to return (1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default})`),
+  cursor: Cursor.optional(),
+});
+export const SincePath = z.strictObject({ date: IsoDate.describe("Day (YYYY-MM-DD); reviews dated on or after it are returned") });
+
+export const ReviewPage = z.object({
+  count: z.int().describe("Number of reviews in this response"),
+  total: z.int().describe("Number of reviews matching, over all pages"),
+  reviews: z.array(PublicReview).describe("Newest first: date, then id, descending"),
+  next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
+});
+
+export const SincePage = ReviewPage.extend({
+  since: IsoDate,
+  removed: z.array(Slug).describe("Ids of reviews withdrawn on or after the date: drop them from a local copy"),
+});
+
+export const ErrorBody = z.object({
+  error: z.string().describe("Machine-readable code, e.g. invalid_parameters, not_found, method_not_allowed"),
+  message: z.string(),
+  issues: z
+    .array(z.object({ path: z.array(z.union([z.string(), z.number()])), code: z.string(), message: z.string() }))
+    .optional()
+    .describe("On 400: one entry per problem, path[0] naming the parameter"),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;

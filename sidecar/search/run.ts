@@ -1,0 +1,78 @@
+/**
+ * One search, for the HTTP route and the MCP tool alike: resolve the mentions against the
+ * business's lists, decode the cursor, ask the index, and write the contract's envelope.
+ */
+import type { Bundle } from "../bundle.ts";
+import type { Issue } from "../http/errors.ts";
+import type { Parsed } from "../http/query.ts";
+import type { SearchParams } from "../schema.ts";
+import type { Cursor, Page, ReviewFilter } from "./reviews.ts";
+
+export interface SearchResult {
+  page: Page;
+  /** `{"count":..,"total":..,"reviews":[..],"next_cursor":".."}`, built from pre-serialised reviews. */
+  json: (extra?: Record<string, unknown>) => string;
+}
+
+export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<SearchResult> {
+  const issues: Issue[] = [];
+  const filter: ReviewFilter = { rating: params.rating, minRating: params.min_rating, since: params.since, until: params.until, query: params.query };
+  if (params.mentions_technician !== undefined) {
+    const found = resolveTechnician(bundle, params.mentions_technician);
+    if (typeof found === "string") filter.technician = found;
+    else issues.push({ path: ["mentions_technician"], code: "invalid_value", message: found.message });
+  }
+  if (params.mentions_service !== undefined) {
+    const services = bundle.dataset.business.services;
+    if (services.some((s) => s.id === params.mentions_service)) filter.service = params.mentions_service;
+    else issues.push({ path: ["mentions_service"], code: "invalid_value", message: `unknown service id; expected one of: ${services.map((s) => s.id).join(", ")}` });
+  }
+  const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor);
+  if (after === null) issues.push({ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" });
+  if (issues.length) return { ok: false, issues };
+  return { ok: true, value: pageResult(bundle, bundle.index.search(filter, params.limit, after ?? undefined)) };
+}
+
+export function pageResult(bundle: Bundle, page: Page): SearchResult {
+  const json = (extra: Record<string, unknown> = {}) => {
+    const head = Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)},`).join("");
+    const reviews = page.positions.map((p) => bundle.index.json[p]).join(",");
+    const next = page.next ? `,"next_cursor":${JSON.stringify(encodeCursor(page.next))}` : "";
+    return `{${head}"count":${page.positions.length},"total":${page.total},"reviews":[${reviews}]${next}}`;
+  };
+  return { page, json };
+}
+
+/**
+ * Contract: mentions_technician matches an id or a name, ignoring case; a first name alone
+ * matches when exactly one technician has it.
+ */
+export function resolveTechnician(bundle: Bundle, value: string): string | { message: string } {
+  const v = value.trim().toLowerCase();
+  const technicians = bundle.dataset.business.technicians;
+  const exact = technicians.find((t) => t.id === v || t.name.toLowerCase() === v);
+  if (exact) return exact.id;
+  const byFirst = technicians.filter((t) => t.name.toLowerCase().split(/\s+/)[0] === v);
+  if (byFirst.length === 1) return byFirst[0]!.id;
+  const list = (ts: typeof technicians) => ts.map((t) => `${t.id} (${t.name})`).join(", ");
+  if (byFirst.length > 1) return { message: `"${value}" names more than one technician; use one of: ${list(byFirst)}` };
+  return { message: `no technician with that id or name; expected one of: ${list(technicians)}` };
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.date, cursor.id])).toString("base64url");
+}
+
+/** The cursor, or null when it is not one this service wrote. */
+export function decodeCursor(text: string): Cursor | null {
+  const bytes = Buffer.from(text, "base64url");
+  // Node's decoder skips characters it does not know: compare the round trip to refuse them.
+  if (bytes.toString("base64url") !== text) return null;
+  try {
+    const value = JSON.parse(bytes.toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && /^\d{4}-\d\d-\d\d$/.test(value[0]) && typeof value[1] === "string") {
+      return { date: value[0], id: value[1] };
+    }
+  } catch {}
+  return null;
+}

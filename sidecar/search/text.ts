@@ -1,0 +1,87 @@
+/**
+ * Case-insensitive substring search over review texts without scanning them all. Texts are cut
+ * into words (maximal runs of letters and digits); each word keeps the positions of the reviews
+ * holding it. A query that is one run of letters and digits can only occur inside a word, so the
+ * union over the vocabulary words that contain it is the exact answer. Longer queries take the
+ * intersection of such unions as candidates and confirm each one against the text.
+ */
+import { createBitset, setBit, type Bitset } from "./bitset.ts";
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Bitsets of all results kept, by total size, so repeated and popular queries cost nothing. */
+const CACHE_BYTES = 48 * 1024 * 1024;
+
+export class TextIndex {
+  private readonly vocabulary: string[];
+  private readonly postings: Uint32Array[];
+  private readonly cache = new Map<string, Bitset>();
+  private readonly cacheLimit: number;
+
+  constructor(private readonly lowered: readonly string[]) {
+    const byWord = new Map<string, number[]>();
+    lowered.forEach((text, position) => {
+      for (const word of new Set(text.match(WORD))) {
+        const list = byWord.get(word);
+        if (list) list.push(position);
+        else byWord.set(word, [position]);
+      }
+    });
+    this.vocabulary = [...byWord.keys()];
+    this.postings = this.vocabulary.map((w) => Uint32Array.from(byWord.get(w)!));
+    this.cacheLimit = Math.max(16, Math.floor(CACHE_BYTES / (createBitset(lowered.length).byteLength || 1)));
+  }
+
+  static normalise(text: string): string {
+    return text.toLowerCase();
+  }
+
+  /** Positions of the reviews whose text contains `query`, ignoring case. */
+  matching(query: string): Bitset {
+    const q = TextIndex.normalise(query);
+    const cached = this.cache.get(q);
+    if (cached) {
+      // Map order is insertion order: re-insert to mark it recently used.
+      this.cache.delete(q);
+      this.cache.set(q, cached);
+      return cached;
+    }
+    const bits = this.compute(q);
+    this.cache.set(q, bits);
+    if (this.cache.size > this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
+    return bits;
+  }
+
+  private compute(q: string): Bitset {
+    const words = q.match(WORD) ?? [];
+    if (words.length === 1 && words[0] === q) return this.containing(q);
+    const bits = createBitset(this.lowered.length);
+    if (words.length === 0) {
+      this.lowered.forEach((text, position) => text.includes(q) && setBit(bits, position));
+      return bits;
+    }
+    const candidates = words.map((w) => this.matching(w));
+    for (let w = 0; w < bits.length; w++) {
+      let word = candidates[0]![w]!;
+      for (let i = 1; i < candidates.length && word; i++) word &= candidates[i]![w]!;
+      while (word) {
+        const low = word & -word;
+        const position = (w << 5) + 31 - Math.clz32(low);
+        if (this.lowered[position]!.includes(q)) setBit(bits, position);
+        word ^= low;
+      }
+    }
+    return bits;
+  }
+
+  /** Union of the postings of every vocabulary word that contains `fragment`. */
+  private containing(fragment: string): Bitset {
+    const bits = createBitset(this.lowered.length);
+    for (let i = 0; i < this.vocabulary.length; i++) {
+      if (!this.vocabulary[i]!.includes(fragment)) continue;
+      const list = this.postings[i]!;
+      for (let j = 0; j < list.length; j++) setBit(bits, list[j]!);
+    }
+    return bits;
+  }
+}

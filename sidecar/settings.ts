@@ -1,0 +1,41 @@
+/**
+ * The sidecar's settings: the build's (BASE_URL, DATA_DIR, DIST_DIR) plus the server's own,
+ * parsed once at start. Handlers get these values; none of them reads process.env.
+ */
+import { z } from "zod";
+import { BuildSettings, parseSettings } from "../build/settings.ts";
+
+const Port = z
+  .string()
+  .regex(/^\d+$/, { error: "expected a port number from 0 to 65535" })
+  .transform(Number)
+  .refine((n) => n <= 65535, { error: "expected a port number from 0 to 65535" });
+
+const Bool = z.stringbool({ error: "expected true or false" });
+
+const Seconds = (fallback: number) =>
+  z.string().regex(/^\d+$/, { error: "expected a whole number of seconds" }).transform(Number).default(fallback);
+
+export const SidecarSettings = BuildSettings.extend({
+  PORT: Port.default(3000),
+  HOST: z.string().min(1).default("localhost"),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// or postgresql:// URL" }).optional(),
+  /** Folder of the embedded SQLite database and other state, when DATABASE_URL is unset. */
+  STATE_DIR: z.string().min(1).default(".state"),
+  MCP_SESSION_SECRET: z.string().min(32, { error: "expected at least 32 characters of secret" }).optional(),
+  HUB_ALLOW_PRIVATE_CALLBACKS: Bool.default(false),
+  HUB_LEASE_MIN_SECONDS: Seconds(60),
+  HUB_LEASE_MAX_SECONDS: Seconds(2_592_000),
+  HUB_LEASE_DEFAULT_SECONDS: Seconds(864_000),
+  HUB_RETRY_BASE_SECONDS: Seconds(30),
+}).check((ctx) => {
+  const s = ctx.value;
+  if (s.HUB_LEASE_MIN_SECONDS > s.HUB_LEASE_MAX_SECONDS) {
+    ctx.issues.push({ code: "custom", path: ["HUB_LEASE_MIN_SECONDS"], message: "expected at most HUB_LEASE_MAX_SECONDS", input: s.HUB_LEASE_MIN_SECONDS });
+  }
+});
+export type SidecarSettings = z.infer<typeof SidecarSettings>;
+
+export function sidecarSettings(env: Record<string, string | undefined>): SidecarSettings {
+  return parseSettings(SidecarSettings, env);
+}

@@ -1,0 +1,61 @@
+/**
+ * The sidecar for tests: built from a small fixture, reached two ways, through app.request() and
+ * through a real listening server, so every case runs against both (as h3's own tests do).
+ */
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { toNodeHandler, type H3 } from "h3";
+import { createApp, type AppDeps } from "../../sidecar/app.ts";
+import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
+import { REPO_DATA, tempDir } from "./data.ts";
+import { runBuild } from "./run.ts";
+
+export const BASE_URL = "http://localhost:3000";
+
+const builds = new Map<string, Promise<string>>();
+
+/** Build a data folder once per test file run; resolves with the dist folder. */
+export function builtDist(dataDir = REPO_DATA, env: Record<string, string> = {}): Promise<string> {
+  const key = `${dataDir}|${JSON.stringify(env)}`;
+  if (!builds.has(key)) {
+    builds.set(key, (async () => {
+      const dist = join(await tempDir(), "dist");
+      const run = await runBuild(dataDir, dist, { BASE_URL, ...env });
+      if (run.code !== 0) throw new Error(`build failed: ${run.stderr}`);
+      return dist;
+    })());
+  }
+  return builds.get(key)!;
+}
+
+export interface Target {
+  name: string;
+  fetch: (path: string, init?: RequestInit) => Promise<Response>;
+}
+
+export interface Sidecar {
+  app: H3;
+  bundle: BundleRef;
+  targets: Target[];
+  url: string;
+  close: () => Promise<void>;
+}
+
+export async function startSidecar(dist: string, deps: Partial<AppDeps> = {}): Promise<Sidecar> {
+  const bundle = new BundleRef(await loadBundle(dist), dist);
+  const app = createApp({ bundle, settings: { BASE_URL }, ...deps });
+  const server: Server = createServer(toNodeHandler(app));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    bundle,
+    url,
+    targets: [
+      { name: "app.request", fetch: async (path, init) => app.request(path, init) },
+      { name: "server", fetch: (path, init) => fetch(url + path, init) },
+    ],
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

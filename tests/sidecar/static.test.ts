@@ -1,0 +1,148 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Manifest } from "../../build/manifest.ts";
+import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+
+let sidecar: Sidecar;
+let manifest: Manifest;
+let dist: string;
+
+beforeAll(async () => {
+  dist = await builtDist();
+  sidecar = await startSidecar(dist);
+  manifest = JSON.parse(await readFile(join(dist, "_manifest.json"), "utf8"));
+});
+afterAll(() => sidecar.close());
+
+const FILES = [
+  ["/reviews.json", "application/json", true],
+  ["/insights.json", "application/json", false],
+  ["/api/feed.json", "application/feed+json", true],
+  ["/feed.xml", "application/atom+xml", true],
+] as const;
+
+describe.each([0, 1])("static files (target %i)", (t) => {
+  const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    sidecar.targets[t]!.fetch(path, { method, headers: { "accept-encoding": "identity", ...headers } });
+
+  it.each(FILES)("serves %s as %s with the manifest's validators", async (path, type, topic) => {
+    const res = await get(path);
+    const entry = manifest.files[path]!;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(type);
+    expect(res.headers.get("etag")).toBe(entry.etag);
+    expect(res.headers.get("last-modified")).toBe(new Date(entry.last_modified).toUTCString());
+    expect(res.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toMatch(/ETag.*Link|Link.*ETag/);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(await readFile(join(dist, entry.file)));
+    if (topic) expect(res.headers.get("link")).toBe(`<${BASE_URL}/api/websub/hub>; rel="hub", <${BASE_URL}${path}>; rel="self"`);
+    else expect(res.headers.get("link")).toBeNull();
+  });
+
+  describe("conditional GET", () => {
+    const path = "/reviews.json";
+    const etag = () => manifest.files[path]!.etag;
+    const lastModified = () => new Date(manifest.files[path]!.last_modified);
+
+    it.each([
+      ["If-None-Match with the ETag", () => ({ "if-none-match": etag() }), 304],
+      ["If-None-Match listing it among others", () => ({ "if-none-match": `"nope", ${etag()}, "other"` }), 304],
+      ["If-None-Match: *", () => ({ "if-none-match": "*" }), 304],
+      ["a weak If-None-Match (weak comparison)", () => ({ "if-none-match": `W/${etag()}` }), 304],
+      ["If-None-Match with another tag", () => ({ "if-none-match": '"0000"' }), 200],
+      ["If-None-Match not matching, If-Modified-Since matching (If-None-Match wins)", () => ({ "if-none-match": '"0000"', "if-modified-since": new Date(lastModified().getTime() + 86_400_000).toUTCString() }), 200],
+      ["If-Modified-Since at Last-Modified", () => ({ "if-modified-since": lastModified().toUTCString() }), 304],
+      ["If-Modified-Since after Last-Modified", () => ({ "if-modified-since": new Date(lastModified().getTime() + 1000).toUTCString() }), 304],
+      ["If-Modified-Since before Last-Modified", () => ({ "if-modified-since": new Date(lastModified().getTime() - 1000).toUTCString() }), 200],
+      ["an invalid If-Modified-Since (ignored)", () => ({ "if-modified-since": "yesterday" }), 200],
+    ])("%s gives %i", async (_, headers, status) => {
+      const res = await get(path, headers());
+      expect(res.status).toBe(status);
+      expect(res.headers.get("etag")).toBe(etag());
+      if (status === 304) {
+        expect(await res.text()).toBe("");
+        expect(res.headers.get("last-modified")).toBe(lastModified().toUTCString());
+        expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      }
+    });
+  });
+
+  it("answers HEAD with the GET headers and no body", async () => {
+    const [head, full] = await Promise.all([get("/api/feed.json", {}, "HEAD"), get("/api/feed.json")]);
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    for (const h of ["etag", "last-modified", "content-type", "content-length", "link"]) expect(head.headers.get(h), h).toBe(full.headers.get(h));
+    expect(Number(head.headers.get("content-length"))).toBe(manifest.files["/api/feed.json"]!.bytes);
+  });
+
+  it("serves the home page at /", async () => {
+    const res = await get("/");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await res.text()).toContain("Valley Shield Pest Control");
+  });
+
+  it("answers an unknown path with a JSON 404", async () => {
+    const res = await get("/nope.json");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "not_found", message: expect.stringContaining("/nope.json") });
+  });
+
+  it("does not serve the build's manifest", async () => {
+    expect((await get("/_manifest.json")).status).toBe(404);
+  });
+
+  it("answers a wrong method with 405 and Allow", async () => {
+    const res = await sidecar.targets[t]!.fetch("/reviews.json", { method: "DELETE" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect((await res.json()).error).toBe("method_not_allowed");
+  });
+
+  it("answers a CORS preflight for conditional requests", async () => {
+    const res = await sidecar.targets[t]!.fetch("/reviews.json", {
+      method: "OPTIONS",
+      headers: { origin: "https://example.org", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-headers")).toMatch(/If-None-Match/);
+  });
+});
+
+describe("precompressed copies", () => {
+  const raw = (path: string, encoding: string) => sidecar.app.request(path, { headers: { "accept-encoding": encoding } });
+
+  it.each([
+    ["br", "gzip, deflate, br", brotliDecompressSync],
+    ["gzip", "gzip, deflate", gunzipSync],
+    ["gzip", "br;q=0, gzip", gunzipSync],
+  ] as const)("sends %s for Accept-Encoding: %s, with Vary and its own ETag", async (coding, accept, decode) => {
+    const res = await raw("/reviews.json", accept);
+    expect(res.headers.get("content-encoding")).toBe(coding);
+    expect(res.headers.get("vary")).toBe("Accept-Encoding");
+    expect(res.headers.get("etag")).toBe(`${manifest.files["/reviews.json"]!.etag.slice(0, -1)}-${coding}"`);
+    expect(decode(Buffer.from(await res.arrayBuffer()))).toEqual(await readFile(join(dist, "reviews.json")));
+  });
+
+  it("sends the identity bytes when nothing is accepted", async () => {
+    const res = await raw("/reviews.json", "identity");
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(res.headers.get("vary")).toBe("Accept-Encoding");
+  });
+
+  it("revalidates a compressed copy's ETag", async () => {
+    const first = await raw("/feed.xml", "br");
+    const again = await sidecar.app.request("/feed.xml", { headers: { "accept-encoding": "br", "if-none-match": first.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("decompresses transparently for a real client over the server", async () => {
+    const res = await fetch(`${sidecar.url}/api/feed.json`);
+    expect(["br", "gzip"]).toContain(res.headers.get("content-encoding"));
+    expect((await res.json()).version).toBe("https://jsonfeed.org/version/1.1");
+  });
+});
