@@ -20,7 +20,7 @@ try {
     public: anyHost,
     // listhen would quietly pick another port when this one is taken: a server answering on a
     // port nobody asked for is a bug, so only PORT=0 (any free port) may choose.
-    port: settings.PORT === 0 ? { random: true } : { port: settings.PORT, ports: [], portRange: [], alternativePortRange: [], random: false },
+    port: settings.PORT === 0 ? { random: true } : { port: settings.PORT, ports: [], portRange: [] as unknown as [number, number], alternativePortRange: [] as unknown as [number, number], random: false },
     showURL: false,
     qr: false,
     open: false,

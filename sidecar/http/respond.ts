@@ -24,5 +24,5 @@ export function represent(request: Request, r: Representation): Response {
     if (isNotModified(request.headers, r.validators)) return notModified(headers);
   }
   headers["content-length"] = String(typeof r.body === "string" ? Buffer.byteLength(r.body) : r.body.byteLength);
-  return new Response(request.method === "HEAD" ? null : r.body, { status: 200, headers });
+  return new Response(request.method === "HEAD" ? null : (r.body as BodyInit), { status: 200, headers });
 }

@@ -23,7 +23,7 @@ export function defineSinceRoute(bundle: BundleRef) {
 
     const current = bundle.current;
     const since = path.value.date;
-    const page = current.index.search({ since }, query.value.limit, after);
+    const page = current.index.search({ since }, query.value.limit, after ?? undefined);
     const removed = current.withdrawn.filter((w) => w.at.slice(0, 10) >= since);
     const body = pageResult(current, page).json({ since, removed: removed.map((w) => w.id) });
     const lastModified = latest([
