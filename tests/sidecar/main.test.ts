@@ -1,0 +1,62 @@
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/data.ts";
+import { runScript, userEnv } from "../helpers/run.ts";
+import { builtDist } from "../helpers/sidecar.ts";
+
+const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe("npm run serve", () => {
+  it("listens on PORT and answers, with the dist/ it was given", async () => {
+    const port = await freePort();
+    const child = spawn(TSX, ["sidecar/main.ts"], { cwd: ROOT, env: userEnv({ PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() }) });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (d) => resolve(String(d)));
+        child.on("exit", (code) => reject(new Error(`exited ${code}`)));
+      });
+      expect(line).toContain(`http://127.0.0.1:${port}`);
+      const res = await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`);
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  it("stops with an error when PORT is taken, instead of moving to another port", async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const run = await runScript("sidecar/main.ts", [], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`port ${port} is already in use`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("names the variable when a setting is bad", async () => {
+    const run = await runScript("sidecar/main.ts", [], { PORT: "eighty", HUB_ALLOW_PRIVATE_CALLBACKS: "maybe" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/PORT="eighty": expected a port number/);
+    expect(run.stderr).toMatch(/HUB_ALLOW_PRIVATE_CALLBACKS="maybe": expected true or false/);
+  });
+
+  it("says to build first when there is no dist/", async () => {
+    const run = await runScript("sidecar/main.ts", [], { DIST_DIR: join(await tempDir(), "dist") });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/run `npm run build` first/);
+  });
+});

@@ -1,0 +1,68 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+
+let sidecar: Sidecar;
+let doc: any;
+
+beforeAll(async () => {
+  sidecar = await startSidecar(await builtDist());
+  const res = await sidecar.app.request("/.well-known/openapi.json");
+  expect(res.status).toBe(200);
+  doc = await res.json();
+});
+afterAll(() => sidecar.close());
+
+/** Example values for a route's required parameters, so each documented route can be called. */
+const EXAMPLES: Record<string, string> = { date: "2025-06-01" };
+
+function validatorFor(schema: object) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema({ $id: "doc", components: doc.components });
+  const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/'));
+  return ajv.compile(rewritten);
+}
+
+describe("/.well-known/openapi.json", () => {
+  it("is a valid OpenAPI 3.1.0 document, version 1.0.0", async () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("documents every read route with its parameters", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ["/.well-known/openapi.json", "/api/feed.json", "/api/reviews/search", "/api/reviews/since/{date}", "/feed.xml", "/insights.json", "/reviews.json"].sort(),
+    );
+    const names = doc.paths["/api/reviews/search"].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(names).toEqual(["cursor", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until"]);
+    const limit = doc.paths["/api/reviews/search"].get.parameters.find((p: { name: string }) => p.name === "limit");
+    expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+  });
+
+  it("answers every documented route as documented: status, content type and schema", async () => {
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      const url = path.replace(/\{(\w+)\}/g, (_, name) => EXAMPLES[name]!);
+      const res = await sidecar.app.request(url, { headers: { "accept-encoding": "identity" } });
+      expect(res.status, path).toBe(200);
+      const documented = item.get.responses["200"].content;
+      const [type, { schema }] = Object.entries<any>(documented)[0]!;
+      expect(res.headers.get("content-type"), path).toBe(type);
+      const body = type.includes("json") ? await res.json() : await res.text();
+      const validate = validatorFor(schema);
+      expect(validate(body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
+
+  it("documents the 400 body the search route really sends", async () => {
+    const res = await sidecar.app.request("/api/reviews/search?limit=0");
+    expect(res.status).toBe(400);
+    const validate = validatorFor(doc.paths["/api/reviews/search"].get.responses["400"].content["application/json"].schema);
+    expect(validate(await res.json())).toBe(true);
+  });
+});
