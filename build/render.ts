@@ -30,5 +30,8 @@ export async function renderSite(outputDir: string, site: SiteData): Promise<voi
       for (const [key, value] of Object.entries(site)) config.addGlobalData(key, value);
     },
   });
+  // Eleventy prints "Wrote N files" even in quiet mode; the build prints its own summary.
+  // Warnings and errors still reach stderr.
+  eleventy.logger.overrideLogger({ log() {}, info() {}, warn: console.warn, error: console.error });
   await eleventy.write();
 }

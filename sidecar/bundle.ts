@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { ReviewsDataset, Withdrawal } from "../data/schema/public.ts";
+import { PublicReview, ReviewsDataset, Withdrawal } from "../data/schema/public.ts";
+import { newestFirst } from "../build/dataset.ts";
 import { MANIFEST_FILE, type Manifest } from "../build/manifest.ts";
 import { ReviewIndex } from "./search/reviews.ts";
 
@@ -79,10 +80,39 @@ export async function loadBundle(distDir: string): Promise<Bundle> {
 
   const reviewsFile = files.get("/reviews.json");
   if (!reviewsFile) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
-  const dataset = ReviewsDataset.safeParse(safeJson(reviewsFile.body.toString("utf8")));
-  if (!dataset.success) throw new BundleError(`${distDir}/reviews.json does not match the reviews schema: ${z.prettifyError(dataset.error).slice(0, 2000)}`);
-  const { reviews, ...rest } = dataset.data;
-  return { manifest, files, dataset: rest, index: new ReviewIndex(reviews), withdrawn: manifest.withdrawn };
+  const { head, reviews, json } = readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
+  return { manifest, files, dataset: head, index: new ReviewIndex(reviews, json), withdrawn: manifest.withdrawn };
+}
+
+/**
+ * reviews.json a line at a time (build/write-reviews.ts): no 40 MB string and no copy of the
+ * whole dataset at once, and each review's line is kept as the JSON the API sends for it.
+ */
+function readReviewsJson(body: Buffer, name: string) {
+  const fail = (where: string, why: string) => new BundleError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
+  const lines: string[] = [];
+  for (let start = 0; start < body.length; ) {
+    const end = body.indexOf(10, start);
+    lines.push(body.toString("utf8", start, end < 0 ? body.length : end));
+    start = end < 0 ? body.length : end + 1;
+  }
+  if (lines.at(-1) === "") lines.pop();
+  const headText = lines[0] ?? "";
+  const Head = ReviewsDataset.omit({ reviews: true });
+  const head = Head.safeParse(headText.endsWith(',"reviews":[') ? safeJson(`${headText.slice(0, -',"reviews":['.length)}}`) : undefined);
+  if (!head.success || lines.at(-1) !== "]}") throw fail("", "is not laid out one review per line, as the build writes it");
+  const reviews: PublicReview[] = [];
+  const json: string[] = [];
+  for (let i = 1; i < lines.length - 1; i++) {
+    const line = i < lines.length - 2 ? lines[i]!.replace(/,$/, "") : lines[i]!;
+    const review = PublicReview.safeParse(safeJson(line));
+    if (!review.success) throw fail(`line ${i + 1}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);
+    const previous = reviews.at(-1);
+    if (previous && newestFirst(previous, review.data) >= 0) throw fail(`line ${i + 1}`, "is out of order: reviews must be newest first, by date then id");
+    reviews.push(review.data);
+    json.push(line);
+  }
+  return { head: head.data, reviews, json };
 }
 
 function safeJson(text: string): unknown {

@@ -2,6 +2,8 @@
  * Conditional GET (RFC 9110 §13): If-None-Match, compared weakly, wins over If-Modified-Since;
  * a match is a 304 with the validators and no body.
  */
+import { FastResponse } from "srvx";
+
 export interface Validators {
   etag: string;
   /** Other tags that name the same content (its compressed representations). */
@@ -33,5 +35,5 @@ function opaque(tag: string): string {
 
 export function notModified(headers: Record<string, string>): Response {
   const keep = ["etag", "last-modified", "cache-control", "vary", "link", "access-control-allow-origin", "access-control-expose-headers"];
-  return new Response(null, { status: 304, headers: Object.fromEntries(Object.entries(headers).filter(([k]) => keep.includes(k))) });
+  return new FastResponse(null, { status: 304, headers: Object.fromEntries(Object.entries(headers).filter(([k]) => keep.includes(k))) });
 }

@@ -2,6 +2,8 @@
  * CORS for a public read-only API: any origin may read every JSON and feed route, and scripts may
  * see the validators and the WebSub links (contract: expose ETag and Link).
  */
+import { FastResponse } from "srvx";
+
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "ETag, Last-Modified, Link, Mcp-Session-Id",
@@ -9,7 +11,7 @@ export const CORS_HEADERS = {
 
 /** Answer to a preflight (OPTIONS with Access-Control-Request-Method). */
 export function preflight(allow: string): Response {
-  return new Response(null, {
+  return new FastResponse(null, {
     status: 204,
     headers: {
       ...CORS_HEADERS,

@@ -1,4 +1,5 @@
 /** Error responses in the contract's shape: `{ error, message, issues? }`, JSON, with CORS. */
+import { FastResponse } from "srvx";
 import type { ErrorBody } from "../schema.ts";
 import { CORS_HEADERS } from "./cors.ts";
 
@@ -6,7 +7,7 @@ export type Issue = NonNullable<ErrorBody["issues"]>[number];
 
 export function errorResponse(status: number, error: string, message: string, extra: { issues?: Issue[]; headers?: Record<string, string> } = {}): Response {
   const body: ErrorBody = { error, message, ...(extra.issues && { issues: extra.issues }) };
-  return new Response(JSON.stringify(body), {
+  return new FastResponse(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", "cache-control": "no-store", ...CORS_HEADERS, ...extra.headers },
   });

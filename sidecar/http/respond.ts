@@ -1,4 +1,5 @@
 /** Build JSON and file responses with the headers every read route shares. */
+import { FastResponse } from "srvx";
 import { CORS_HEADERS } from "./cors.ts";
 import { isNotModified, notModified, type Validators } from "./conditional.ts";
 
@@ -24,5 +25,5 @@ export function represent(request: Request, r: Representation): Response {
     if (isNotModified(request.headers, r.validators)) return notModified(headers);
   }
   headers["content-length"] = String(typeof r.body === "string" ? Buffer.byteLength(r.body) : r.body.byteLength);
-  return new Response(request.method === "HEAD" ? null : (r.body as BodyInit), { status: 200, headers });
+  return new FastResponse(request.method === "HEAD" ? null : (r.body as BodyInit), { status: 200, headers });
 }

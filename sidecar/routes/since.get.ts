@@ -4,7 +4,7 @@
  * ETag hashes the body; Last-Modified is the latest change the data records behind it.
  */
 import { createHash } from "node:crypto";
-import { changedAt, latest } from "../../build/dataset.ts";
+import { latest } from "../../build/dataset.ts";
 import type { BundleRef } from "../bundle.ts";
 import { invalidParameters } from "../http/errors.ts";
 import { fromZod, parseQuery } from "../http/query.ts";
@@ -29,7 +29,7 @@ export function defineSinceRoute(bundle: BundleRef) {
     const lastModified = latest([
       current.dataset.business.updated,
       ...removed.map((w) => w.at),
-      ...page.positions.map((p) => changedAt(current.index.reviews[p]!)),
+      ...page.positions.map((p) => current.index.changed[p]!),
     ]);
     return represent(request, {
       body,

@@ -1,11 +1,14 @@
 /**
- * The reviews in memory, indexed at load: positions are newest first (date, then id, descending),
- * so a date range is a slice found by binary search, and every other filter is a bitset. A search
- * costs a pass over N/32 words per filter plus the reviews it returns; the review JSON is
- * serialised once here, not per request.
+ * The reviews in memory, indexed at load. Positions are newest first (date, then id,
+ * descending), so a date range is a slice found by binary search; every other filter is a set of
+ * positions kept as a sorted list and a bitset (postings.ts). A search walks the smallest set and
+ * tests the others bit by bit, or ANDs bitsets a word at a time when that is cheaper, so it costs
+ * about what it matches, not the size of the data. Each review's JSON is serialised once, here.
  */
 import type { PublicReview } from "../../data/schema/public.ts";
-import { countAll, createBitset, firstAll, setBit, type Bitset } from "./bitset.ts";
+import { changedAt } from "../../build/dataset.ts";
+import { countAll, firstAll, hasBit } from "./bitset.ts";
+import { lowerBound, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
 
 export interface ReviewFilter {
@@ -31,72 +34,122 @@ export interface Page {
 }
 
 export class ReviewIndex {
+  /** Per position: the review as JSON, its date, id, and latest recorded change. */
   readonly json: string[];
-  private readonly byStars: Bitset[] = [];
-  private readonly atLeast: Bitset[] = [];
-  private readonly byTechnician = new Map<string, Bitset>();
-  private readonly byService = new Map<string, Bitset>();
+  readonly dates: string[];
+  readonly ids: string[];
+  readonly changed: string[];
+  private readonly positionOf: Map<string, number>;
+  private readonly stars: Postings[] = [];
+  private readonly atLeast: Postings[] = [];
+  private readonly byTechnician = new Map<string, Postings>();
+  private readonly byService = new Map<string, Postings>();
   private readonly text: TextIndex;
-  private readonly empty: Bitset;
+  private readonly none: Postings;
 
-  /** `reviews` must be newest first, as reviews.json lists them. */
-  constructor(readonly reviews: readonly PublicReview[]) {
+  /**
+   * `reviews` must be newest first, as reviews.json lists them; `json`, when given, holds each
+   * one's JSON text already. The index keeps no reference to the review objects.
+   */
+  constructor(reviews: readonly PublicReview[], json?: string[]) {
     const n = reviews.length;
-    this.json = reviews.map((r) => JSON.stringify(r));
-    this.empty = createBitset(n);
-    for (let star = 0; star <= 5; star++) this.byStars.push(createBitset(n));
-    const ensure = (map: Map<string, Bitset>, key: string) => map.get(key) ?? map.set(key, createBitset(n)).get(key)!;
-    reviews.forEach((r, position) => {
-      setBit(this.byStars[r.rating]!, position);
-      for (const t of r.technicians) setBit(ensure(this.byTechnician, t), position);
-      for (const s of r.services) setBit(ensure(this.byService, s), position);
-    });
-    // atLeast[k]: rating >= k, built from the exact sets.
+    this.json = json ?? reviews.map((r) => JSON.stringify(r));
+    this.dates = reviews.map((r) => r.date);
+    this.ids = reviews.map((r) => r.id);
+    this.changed = reviews.map(changedAt);
+    this.positionOf = new Map(this.ids.map((id, p) => [id, p]));
+    const group = (key: (r: PublicReview) => readonly (string | number)[]) => {
+      const lists = new Map<string | number, number[]>();
+      reviews.forEach((r, p) => {
+        for (const k of key(r)) (lists.get(k) ?? lists.set(k, []).get(k)!).push(p);
+      });
+      return new Map([...lists].map(([k, list]) => [k, postingsFrom(list, n)]));
+    };
+    const byStars = group((r) => [r.rating]);
+    const atLeast = group((r) => Array.from({ length: r.rating }, (_, i) => i + 1));
+    this.none = postingsFrom([], n);
     for (let k = 0; k <= 5; k++) {
-      const bits = createBitset(n);
-      for (let star = Math.max(k, 1); star <= 5; star++) {
-        const exact = this.byStars[star]!;
-        for (let w = 0; w < bits.length; w++) bits[w]! |= exact[w]!;
-      }
-      this.atLeast.push(bits);
+      this.stars.push(byStars.get(k) ?? this.none);
+      this.atLeast.push(atLeast.get(Math.max(k, 1)) ?? this.none);
     }
+    for (const [k, v] of group((r) => r.technicians)) this.byTechnician.set(String(k), v);
+    for (const [k, v] of group((r) => r.services)) this.byService.set(String(k), v);
     this.text = new TextIndex(reviews.map((r) => TextIndex.normalise(r.text)));
   }
 
   get size(): number {
-    return this.reviews.length;
+    return this.ids.length;
+  }
+
+  /** The review with this id, or undefined. */
+  review(id: string): PublicReview | undefined {
+    const p = this.positionOf.get(id);
+    return p === undefined ? undefined : JSON.parse(this.json[p]!);
   }
 
   search(filter: ReviewFilter, limit: number, after?: Cursor): Page {
     // Positions [from, to) hold the dates in [since, until].
-    const from = filter.until ? this.countWhere((r) => r.date > filter.until!) : 0;
-    const to = filter.since ? this.countWhere((r) => r.date >= filter.since!) : this.size;
-    const sets: Bitset[] = [];
-    if (filter.rating !== undefined) sets.push(this.byStars[filter.rating] ?? this.empty);
-    if (filter.minRating !== undefined) sets.push(this.atLeast[Math.ceil(filter.minRating)] ?? this.empty);
-    if (filter.technician !== undefined) sets.push(this.byTechnician.get(filter.technician) ?? this.empty);
-    if (filter.service !== undefined) sets.push(this.byService.get(filter.service) ?? this.empty);
+    const from = filter.until ? this.countWhere((p) => this.dates[p]! > filter.until!) : 0;
+    const to = filter.since ? this.countWhere((p) => this.dates[p]! >= filter.since!) : this.size;
+    const start = after ? Math.max(from, this.countWhere((p) => this.dates[p]! > after.date || (this.dates[p] === after.date && this.ids[p]! >= after.id))) : from;
+
+    const sets: Postings[] = [];
+    if (filter.rating !== undefined) sets.push(this.stars[filter.rating] ?? this.none);
+    if (filter.minRating !== undefined) sets.push(this.atLeast[Math.ceil(filter.minRating)] ?? this.none);
+    if (filter.technician !== undefined) sets.push(this.byTechnician.get(filter.technician) ?? this.none);
+    if (filter.service !== undefined) sets.push(this.byService.get(filter.service) ?? this.none);
     if (filter.query !== undefined) sets.push(this.text.matching(filter.query));
 
-    const total = countAll(sets, from, to);
-    const start = after ? Math.max(from, this.countWhere((r) => r.date > after.date || (r.date === after.date && r.id >= after.id))) : from;
-    const positions = firstAll(sets, start, to, limit + 1);
+    const { total, positions } = this.match(sets, from, to, start, limit + 1);
     const more = positions.length > limit;
     if (more) positions.pop();
-    const last = this.reviews[positions.at(-1)!];
-    return { total, positions, ...(more && last && { next: { date: last.date, id: last.id } }) };
+    const last = positions.at(-1);
+    return { total, positions, ...(more && last !== undefined && { next: { date: this.dates[last]!, id: this.ids[last]! } }) };
+  }
+
+  /** Count the positions in [from, to) in every set, and list the first `take` of them from `start`. */
+  private match(sets: Postings[], from: number, to: number, start: number, take: number): { total: number; positions: number[] } {
+    if (sets.length === 0) {
+      const positions: number[] = [];
+      for (let p = start; p < to && positions.length < take; p++) positions.push(p);
+      return { total: Math.max(0, to - from), positions };
+    }
+    const ranged = sets
+      .map((s) => ({ s, lo: lowerBound(s.list, from), hi: lowerBound(s.list, to) }))
+      .sort((a, b) => a.hi - a.lo - (b.hi - b.lo));
+    const driver = ranged[0]!;
+    if (ranged.length === 1) {
+      const i = lowerBound(driver.s.list, start);
+      return { total: driver.hi - driver.lo, positions: Array.from(driver.s.list.subarray(i, Math.min(driver.hi, i + take))) };
+    }
+    const others = ranged.slice(1).map((r) => r.s.bits);
+    // Walking the smallest set costs its size; ANDing bitsets costs (to - from) / 32 words per set.
+    if (driver.hi - driver.lo > ((to - from) >>> 5) * sets.length) {
+      const bits = ranged.map((r) => r.s.bits);
+      return { total: countAll(bits, from, to), positions: firstAll(bits, start, to, take) };
+    }
+    let total = 0;
+    const positions: number[] = [];
+    const list = driver.s.list;
+    outer: for (let i = driver.lo; i < driver.hi; i++) {
+      const p = list[i]!;
+      for (let k = 0; k < others.length; k++) if (!hasBit(others[k]!, p)) continue outer;
+      total++;
+      if (p >= start && positions.length < take) positions.push(p);
+    }
+    return { total, positions };
   }
 
   /**
    * The number of leading positions for which `before` holds; `before` must be true for a prefix
    * of the newest-first order and false after it (a binary search).
    */
-  private countWhere(before: (r: PublicReview) => boolean): number {
+  private countWhere(before: (position: number) => boolean): number {
     let lo = 0;
-    let hi = this.reviews.length;
+    let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(this.reviews[mid]!)) lo = mid + 1;
+      if (before(mid)) lo = mid + 1;
       else hi = mid;
     }
     return lo;

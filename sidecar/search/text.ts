@@ -6,17 +6,18 @@
  * intersection of such unions as candidates and confirm each one against the text.
  */
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
+import { postingsFromBits, type Postings } from "./postings.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Bitsets of all results kept, by total size, so repeated and popular queries cost nothing. */
-const CACHE_BYTES = 48 * 1024 * 1024;
+const CACHE_BYTES = 24 * 1024 * 1024;
 
 export class TextIndex {
   private readonly vocabulary: string[];
   private readonly postings: Uint32Array[];
-  private readonly cache = new Map<string, Bitset>();
-  private readonly cacheLimit: number;
+  private readonly cache = new Map<string, Postings>();
+  private cacheBytes = 0;
 
   constructor(private readonly lowered: readonly string[]) {
     const byWord = new Map<string, number[]>();
@@ -29,7 +30,6 @@ export class TextIndex {
     });
     this.vocabulary = [...byWord.keys()];
     this.postings = this.vocabulary.map((w) => Uint32Array.from(byWord.get(w)!));
-    this.cacheLimit = Math.max(16, Math.floor(CACHE_BYTES / (createBitset(lowered.length).byteLength || 1)));
   }
 
   static normalise(text: string): string {
@@ -37,7 +37,7 @@ export class TextIndex {
   }
 
   /** Positions of the reviews whose text contains `query`, ignoring case. */
-  matching(query: string): Bitset {
+  matching(query: string): Postings {
     const q = TextIndex.normalise(query);
     const cached = this.cache.get(q);
     if (cached) {
@@ -46,10 +46,15 @@ export class TextIndex {
       this.cache.set(q, cached);
       return cached;
     }
-    const bits = this.compute(q);
-    this.cache.set(q, bits);
-    if (this.cache.size > this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
-    return bits;
+    const postings = postingsFromBits(this.compute(q));
+    this.cache.set(q, postings);
+    this.cacheBytes += postings.bits.byteLength + postings.list.byteLength;
+    for (const [key, old] of this.cache) {
+      if (this.cacheBytes <= CACHE_BYTES || key === q) break;
+      this.cache.delete(key);
+      this.cacheBytes -= old.bits.byteLength + old.list.byteLength;
+    }
+    return postings;
   }
 
   private compute(q: string): Bitset {
@@ -60,7 +65,7 @@ export class TextIndex {
       this.lowered.forEach((text, position) => text.includes(q) && setBit(bits, position));
       return bits;
     }
-    const candidates = words.map((w) => this.matching(w));
+    const candidates = words.map((w) => this.matching(w).bits);
     for (let w = 0; w < bits.length; w++) {
       let word = candidates[0]![w]!;
       for (let i = 1; i < candidates.length && word; i++) word &= candidates[i]![w]!;

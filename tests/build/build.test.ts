@@ -41,6 +41,15 @@ describe("npm run build on the repository's data", () => {
     expect(dataset.reviews[0].url).toBe(`${BASE}/reviews/${dataset.reviews[0].id}/`);
   });
 
+  it("writes reviews.json as valid JSON with one review per line", async () => {
+    const text = await read(dist, "reviews.json");
+    const dataset = JSON.parse(text);
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(dataset.reviews.length + 2);
+    expect(lines.at(-1)).toBe("]}");
+    dataset.reviews.forEach((r: unknown, i: number) => expect(lines[i + 1]!.replace(/,$/, "")).toBe(JSON.stringify(r)));
+  });
+
   it("lists reviews newest first, by date then id", async () => {
     const { reviews } = await readJson(dist, "reviews.json");
     const sorted = [...reviews].sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));

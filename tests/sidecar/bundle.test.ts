@@ -56,7 +56,21 @@ describe("bundle reload", () => {
     await writeFile(join(dist, "reviews.json"), text);
     manifest.files["/reviews.json"].etag = `"${createHash("sha256").update(text).digest("hex").slice(0, 32)}"`;
     await writeFile(manifestPath, JSON.stringify(manifest));
-    await expect(loadBundle(dist)).rejects.toThrow(/reviews\.json does not match the reviews schema/);
+    await expect(loadBundle(dist)).rejects.toThrow(/reviews\.json line \d+ does not match the review schema/);
+  });
+
+  it("refuses reviews.json whose reviews are not newest first", async () => {
+    const { dist } = await freshBuild();
+    const manifestPath = join(dist, "_manifest.json");
+    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+    const lines = (await readFile(join(dist, "reviews.json"), "utf8")).split("\n");
+    [lines[1], lines[2]] = [lines[2]!.replace(/,?$/, ","), lines[1]!.replace(/,$/, "")];
+    const text = lines.join("\n");
+    await writeFile(join(dist, "reviews.json"), text);
+    const { createHash } = await import("node:crypto");
+    manifest.files["/reviews.json"].etag = `"${createHash("sha256").update(text).digest("hex").slice(0, 32)}"`;
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    await expect(loadBundle(dist)).rejects.toThrow(/line 3 is out of order/);
   });
 
   it("says to run the build when there is no dist/", async () => {

@@ -1,0 +1,152 @@
+/**
+ * `npm run bench`: build time and peak RSS at 10k, 100k and 1M synthetic reviews, then search
+ * throughput against a bare h3 route in the same run, on loopback, each load bounded in time.
+ * Prints a Markdown report and writes it to .bench/report.md. BENCH_QUICK=1 skips the 1M build.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { seededRandom } from "../build/synth/random.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const WORK = join(ROOT, ".bench");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const quick = process.env.BENCH_QUICK === "1";
+const env = { ...process.env, CI: "true" };
+const lines: string[] = [];
+const say = (line = "") => {
+  console.log(line);
+  lines.push(line);
+};
+
+function run(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}`))));
+  });
+}
+
+async function start(args: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; wallMs: number; line: string }> {
+  const started = performance.now();
+  // node itself, not the tsx wrapper, so that the pid is the server's own (for its RSS).
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once("data", (d) => resolve(String(d)));
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
+  });
+  return { child, wallMs: Math.round(performance.now() - started), line: line.trim() };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+async function load(url: string, paths: string[]) {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return { rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+/** A realistic mix: words drawn from the corpus, random filters, some paging. */
+async function searchPaths(dist: string, base: string): Promise<string[]> {
+  const { reviews, business } = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
+  const random = seededRandom("bench");
+  const words: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    const text: string[] = random.pick(reviews as { text: string }[]).text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    if (text.length > 1) {
+      const at = random.int(0, text.length - 2);
+      words.push(random.chance(0.8) ? text[at]! : `${text[at]} ${text[at + 1]}`);
+    }
+  }
+  const dates = (reviews as { date: string }[]).map((r) => r.date);
+  const paths: string[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const p = new URLSearchParams();
+    const kind = random.next();
+    if (kind < 0.45) p.set("query", random.pick(words));
+    if (kind >= 0.3 && kind < 0.55) p.set("mentions_technician", random.pick(business.technicians as { id: string }[]).id);
+    if (kind >= 0.5 && kind < 0.7) p.set("mentions_service", random.pick(business.services as { id: string }[]).id);
+    if (random.chance(0.25)) p.set("min_rating", String(random.int(2, 5)));
+    if (random.chance(0.1)) p.set("rating", String(random.int(1, 5)));
+    if (random.chance(0.25)) {
+      const [a, b] = [random.pick(dates), random.pick(dates)].sort();
+      p.set("since", a!);
+      if (random.chance(0.5)) p.set("until", b!);
+    }
+    if (random.chance(0.3)) p.set("limit", String(random.pick([5, 10, 50, 100])));
+    paths.push(`/api/reviews/search?${p}`);
+  }
+  // Some paging: second pages of a few of these, with the cursor the first page gave.
+  for (const path of paths.slice(0, 300)) {
+    const body = await (await fetch(base + path)).json();
+    if (body.next_cursor) paths.push(`${path}&cursor=${body.next_cursor}`);
+  }
+  return paths;
+}
+
+const ratio = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
+
+await mkdir(WORK, { recursive: true });
+say(`# reviewcast benchmarks`);
+say();
+say(`${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback, ${CONNECTIONS} connections, ${DURATION} s per load`);
+say();
+say("## Build (synthetic data)");
+say();
+say("| reviews | synth s | build wall s | build peak RSS MiB |");
+say("|---:|---:|---:|---:|");
+const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
+for (const n of sizes) {
+  const data = join(WORK, `data-${n}`);
+  const synthStart = performance.now();
+  await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
+  const synthS = ((performance.now() - synthStart) / 1000).toFixed(1);
+  const buildStart = performance.now();
+  const measured = JSON.parse(await run(["bench/build-once.ts"], { DATA_DIR: data, DIST_DIR: join(WORK, `dist-${n}`) }));
+  say(`| ${n.toLocaleString("en-US")} | ${synthS} | ${((performance.now() - buildStart) / 1000).toFixed(1)} | ${measured.max_rss_mib} |`);
+}
+
+say();
+say("## Search against a bare h3 route");
+say();
+const barePort = 3901;
+const bare = await start(["bench/bare-server.ts"], { PORT: String(barePort) });
+await load(`http://127.0.0.1:${barePort}`, ["/bare"]); // warm-up
+const bareResult = await load(`http://127.0.0.1:${barePort}`, ["/bare"]);
+await stop(bare.child);
+say(`Bare h3 route (constant JSON): ${bareResult.rps} req/s, p99 ${bareResult.p99} ms.`);
+say();
+say("| reviews | search req/s | vs bare | p99 ms | non-2xx | errors | RSS after load MiB | ready in (process wall) |");
+say("|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const n of [10_000, 100_000]) {
+  const port = 3902;
+  const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: join(WORK, `dist-${n}`) });
+  const base = `http://127.0.0.1:${port}`;
+  const paths = await searchPaths(join(WORK, `dist-${n}`), base);
+  await load(base, paths); // warm-up: fills the text cache the way traffic would
+  const result = await load(base, paths);
+  const rss = await rssMiB(sidecar.child.pid!);
+  await stop(sidecar.child);
+  const ready = /ready in (\d+) ms/.exec(sidecar.line)?.[1];
+  say(`| ${n.toLocaleString("en-US")} | ${result.rps} | ${ratio(result.rps, bareResult.rps)} | ${result.p99} | ${result.non2xx} | ${result.errors} | ${rss} | ${ready} ms (${sidecar.wallMs} ms) |`);
+}
+await writeFile(join(WORK, "report.md"), lines.join("\n") + "\n");

@@ -1,0 +1,20 @@
+import { readFile } from "node:fs/promises";
+import { ReviewsDataset } from "./data/schema/public.ts";
+import { ReviewIndex } from "./sidecar/search/reviews.ts";
+const m = (l: string) => { globalThis.gc?.(); const u = process.memoryUsage(); console.log(l.padEnd(10), Object.entries(u).map(([k, v]) => `${k}=${Math.round(v / 2 ** 20)}`).join(" ")); };
+m("start");
+const buf = await readFile(".bench/dist-100000/reviews.json");
+m("read");
+let text: string | undefined = buf.toString("utf8");
+m("string");
+let raw: any = JSON.parse(text);
+text = undefined;
+m("parsed");
+const mode = process.argv[2];
+let reviews = raw.reviews;
+if (mode === "zod") { reviews = ReviewsDataset.parse(raw).reviews; raw = undefined; m("zod"); }
+const index = new ReviewIndex(reviews);
+m("indexed");
+reviews = undefined; raw = undefined;
+m("dropped");
+console.log(index.size);

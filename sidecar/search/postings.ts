@@ -1,0 +1,42 @@
+/**
+ * A set of review positions kept two ways: a sorted list, to count a range by binary search and
+ * walk it in order, and a bitset, to test membership in O(1) or AND with others a word at a time.
+ */
+import { createBitset, setBit, type Bitset } from "./bitset.ts";
+
+export interface Postings {
+  list: Uint32Array;
+  bits: Bitset;
+}
+
+export function postingsFrom(positions: ArrayLike<number>, size: number): Postings {
+  const list = Uint32Array.from(positions);
+  const bits = createBitset(size);
+  for (let i = 0; i < list.length; i++) setBit(bits, list[i]!);
+  return { list, bits };
+}
+
+export function postingsFromBits(bits: Bitset): Postings {
+  const list: number[] = [];
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word) {
+      const low = word & -word;
+      list.push((w << 5) + 31 - Math.clz32(low));
+      word = (word ^ low) >>> 0;
+    }
+  }
+  return { list: Uint32Array.from(list), bits };
+}
+
+/** Index of the first entry >= value. */
+export function lowerBound(list: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
