@@ -1,0 +1,35 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/data.ts";
+import { runScript } from "../helpers/run.ts";
+import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+
+let sidecar: Sidecar;
+beforeAll(async () => {
+  const data = join(await tempDir(), "data");
+  expect((await runScript("build/synth/index.ts", ["--reviews", "100000", "--seed", "paging", "--out", data])).code).toBe(0);
+  sidecar = await startSidecar(await builtDist(data));
+}, 120_000);
+afterAll(() => sidecar.close());
+
+describe("search over 100,000 synthetic reviews", () => {
+  it("walks 100k matches page by page, each exactly once, in order", async () => {
+    const first = await (await sidecar.app.request("/api/reviews/search?min_rating=1&limit=100")).json();
+    expect(first.total).toBeGreaterThan(99_000);
+    const seen = new Set<string>(first.reviews.map((r: { id: string }) => r.id));
+    let previous = first.reviews.at(-1);
+    let cursor = first.next_cursor;
+    while (cursor) {
+      const page = await (await sidecar.app.request(`/api/reviews/search?min_rating=1&limit=100&cursor=${cursor}`)).json();
+      for (const r of page.reviews) {
+        expect(seen.has(r.id)).toBe(false);
+        expect(r.date < previous.date || (r.date === previous.date && r.id < previous.id)).toBe(true);
+        seen.add(r.id);
+        previous = r;
+      }
+      expect(page.total).toBe(first.total);
+      cursor = page.next_cursor;
+    }
+    expect(seen.size).toBe(first.total);
+  }, 120_000);
+});
