@@ -12,7 +12,11 @@ import { defineOpenApiRoute } from "./routes/openapi.get.ts";
 import { defineSearchRoute } from "./routes/search.get.ts";
 import { defineSinceRoute } from "./routes/since.get.ts";
 import { defineStaticRoute } from "./routes/static.get.ts";
+import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
 import type { SidecarSettings } from "./settings.ts";
+
+/** The API's version (OpenAPI info.version, MCP serverInfo.version). */
+export const VERSION = "1.0.0";
 
 export type Handler = (request: Request, url: URL, params: Record<string, string>, event: H3Event) => Response | Promise<Response>;
 export type Methods = Partial<Record<"GET" | "POST" | "DELETE", Handler>>;
@@ -20,7 +24,9 @@ export type Methods = Partial<Record<"GET" | "POST" | "DELETE", Handler>>;
 export interface AppDeps {
   bundle: BundleRef;
   settings: Pick<SidecarSettings, "BASE_URL">;
-  /** Routes other parts of the sidecar add (MCP, the hub), by path. */
+  /** The MCP endpoint's session signing, revocations and DNS-rebinding allow-lists. */
+  mcp: Omit<McpDeps, "bundle" | "baseUrl" | "version">;
+  /** Routes other parts of the sidecar add (the hub), by path. */
   routes?: Record<string, Methods>;
   log?: (message: string, error?: unknown) => void;
 }
@@ -40,6 +46,7 @@ export function createApp(deps: AppDeps): H3 {
     "/api/reviews/search": { GET: defineSearchRoute(deps.bundle) },
     "/api/reviews/since/:date": { GET: defineSinceRoute(deps.bundle) },
     "/.well-known/openapi.json": { GET: defineOpenApiRoute(baseUrl) },
+    "/mcp": defineMcpRoute({ ...deps.mcp, bundle: deps.bundle, baseUrl, version: VERSION }),
     ...deps.routes,
   };
   for (const [path, methods] of Object.entries(routes)) app.all(path, (event) => dispatch(event, methods));

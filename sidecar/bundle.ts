@@ -26,8 +26,19 @@ export interface Bundle {
   files: Map<string, StaticFile>;
   dataset: Omit<ReviewsDataset, "reviews">;
   index: ReviewIndex;
+  insights: Insights;
   withdrawn: Withdrawal[];
 }
+
+/** insights.json as the MCP tools read it: the contract's top-level members, the rest as built. */
+const Insights = z.looseObject({
+  aspects: z.array(z.looseObject({})),
+  entities: z.object({ technicians: z.array(z.looseObject({ id: z.string() })), services: z.array(z.looseObject({ id: z.string() })), service_areas: z.array(z.looseObject({ id: z.string() })) }),
+  topics: z.array(z.unknown()),
+  faq: z.array(z.unknown()),
+  summary: z.unknown(),
+});
+export type Insights = z.infer<typeof Insights>;
 
 const ManifestSchema = z.object({
   version: z.literal(1),
@@ -81,7 +92,9 @@ export async function loadBundle(distDir: string): Promise<Bundle> {
   const reviewsFile = files.get("/reviews.json");
   if (!reviewsFile) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
   const { head, reviews, json } = readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
-  return { manifest, files, dataset: head, index: new ReviewIndex(reviews, json), withdrawn: manifest.withdrawn };
+  const insights = Insights.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
+  if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
+  return { manifest, files, dataset: head, index: new ReviewIndex(reviews, json), insights: insights.data, withdrawn: manifest.withdrawn };
 }
 
 /**

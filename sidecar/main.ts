@@ -2,18 +2,27 @@
  * `npm run serve`: load the built bundle and serve it, with the dynamic routes, on one port.
  * Fails fast, naming the cause: bad settings, no dist/, or a port already taken.
  */
+import { randomBytes } from "node:crypto";
 import { toNodeHandler } from "h3";
 import { listen } from "listhen";
 import { SettingsError } from "../build/settings.ts";
 import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
+import { allowedFor } from "./mcp/route.ts";
+import { MemoryRevocations, SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
 
 try {
   const settings = sidecarSettings(process.env);
   const started = performance.now();
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR), settings.DIST_DIR);
-  const app = createApp({ bundle, settings });
+  const secret = settings.MCP_SESSION_SECRET ?? randomBytes(32).toString("base64url");
+  if (!settings.MCP_SESSION_SECRET) {
+    console.warn("reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.");
+  }
+  const allowed = allowedFor(settings.BASE_URL, settings.HOST, settings.PORT);
+  const mcp = { signer: new SessionSigner(secret), revocations: new MemoryRevocations(), ...allowed };
+  const app = createApp({ bundle, settings, mcp });
   const anyHost = ["0.0.0.0", "::", "[::]"].includes(settings.HOST);
   const listener = await listen(toNodeHandler(app), {
     hostname: settings.HOST,
@@ -28,6 +37,12 @@ try {
   });
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
+  if (port !== settings.PORT) {
+    // PORT=0: the loopback names with the port actually chosen are this server's own too.
+    const chosen = allowedFor(settings.BASE_URL, settings.HOST, port);
+    for (const o of chosen.allowedOrigins) (mcp.allowedOrigins as Set<string>).add(o);
+    for (const h of chosen.allowedHosts ?? []) (mcp.allowedHosts as Set<string> | undefined)?.add(h);
+  }
   const ms = Math.round(performance.now() - started);
   console.log(`reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`);
   const stop = async () => {

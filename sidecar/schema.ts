@@ -25,12 +25,15 @@ export const searchFields = {
   cursor: Cursor.optional(),
 };
 
-export const SearchParams = z.strictObject(searchFields).check((ctx) => {
+/** `since` after `until` is refused (contract), over HTTP and MCP alike. */
+export function sinceNotAfterUntil(ctx: { value: { since?: string; until?: string }; issues: z.core.$ZodRawIssue[] }): void {
   const { since, until } = ctx.value;
   if (since && until && since > until) {
     ctx.issues.push({ code: "custom", path: ["since"], message: `expected a date on or before until (${until})`, input: since });
   }
-});
+}
+
+export const SearchParams = z.strictObject(searchFields).check(sinceNotAfterUntil);
 export type SearchParams = z.infer<typeof SearchParams>;
 
 export const SinceQuery = z.strictObject({

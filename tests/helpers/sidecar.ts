@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { toNodeHandler, type H3 } from "h3";
 import { createApp, type AppDeps } from "../../sidecar/app.ts";
 import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
+import { MemoryRevocations, SessionSigner, type Revocations } from "../../sidecar/mcp/session.ts";
 import { REPO_DATA, tempDir } from "./data.ts";
 import { runBuild } from "./run.ts";
 
@@ -28,6 +29,13 @@ export function builtDist(dataDir = REPO_DATA, env: Record<string, string> = {})
   return builds.get(key)!;
 }
 
+export const MCP_SECRET = "test-secret-test-secret-test-secret-0123";
+
+/** MCP settings for tests: a fixed secret, in-memory revocations, no Host check (app.request has none). */
+export function testMcp(secret = MCP_SECRET, revocations: Revocations = new MemoryRevocations()) {
+  return { signer: new SessionSigner(secret), revocations, allowedOrigins: new Set([BASE_URL]) };
+}
+
 export interface Target {
   name: string;
   fetch: (path: string, init?: RequestInit) => Promise<Response>;
@@ -43,7 +51,7 @@ export interface Sidecar {
 
 export async function startSidecar(dist: string, deps: Partial<AppDeps> = {}): Promise<Sidecar> {
   const bundle = new BundleRef(await loadBundle(dist), dist);
-  const app = createApp({ bundle, settings: { BASE_URL }, ...deps });
+  const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), ...deps });
   const server: Server = createServer(toNodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

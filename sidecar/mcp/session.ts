@@ -1,0 +1,74 @@
+/**
+ * MCP session ids that need no server memory: the id carries its own claims and an HMAC over
+ * them (MCP_SESSION_SECRET), so any instance sharing the secret accepts a session another one
+ * issued. Ending a session (DELETE /mcp) records the id as revoked until it would have expired.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** How long a session lives; clients start a new one (initialize) after. */
+export const SESSION_TTL_SECONDS = 24 * 60 * 60;
+
+export interface SessionClaims {
+  /** Random session id, the key revocations are stored under. */
+  sid: string;
+  /** Issued and expiry times, seconds since the epoch. */
+  iat: number;
+  exp: number;
+}
+
+export interface Revocations {
+  revoke(sid: string, expiresAt: number): Promise<void>;
+  isRevoked(sid: string): Promise<boolean>;
+}
+
+export class SessionSigner {
+  constructor(private readonly secret: string, private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
+
+  issue(): string {
+    const iat = this.now();
+    const claims: SessionClaims = { sid: randomBytes(16).toString("base64url"), iat, exp: iat + SESSION_TTL_SECONDS };
+    const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
+    return `${payload}.${this.mac(payload)}`;
+  }
+
+  /** The claims of a well-signed, unexpired id; undefined for anything else. */
+  verify(id: string): SessionClaims | undefined {
+    const [payload, mac, extra] = id.split(".");
+    if (!payload || !mac || extra !== undefined || id.length > 512) return undefined;
+    const expected = Buffer.from(this.mac(payload));
+    const given = Buffer.from(mac);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const bytes = Buffer.from(payload, "base64url");
+    // Node's base64url decoder tolerates stray characters: only the exact encoding counts.
+    if (bytes.toString("base64url") !== payload) return undefined;
+    try {
+      const claims = JSON.parse(bytes.toString("utf8")) as SessionClaims;
+      if (typeof claims.sid !== "string" || typeof claims.exp !== "number" || claims.exp <= this.now()) return undefined;
+      return claims;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private mac(payload: string): string {
+    return createHmac("sha256", this.secret).update(payload).digest("base64url");
+  }
+}
+
+/** Revocations kept in this process: enough for one instance; see the store for several. */
+export class MemoryRevocations implements Revocations {
+  private readonly revoked = new Map<string, number>();
+
+  constructor(private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
+
+  async revoke(sid: string, expiresAt: number): Promise<void> {
+    this.revoked.set(sid, expiresAt);
+    // Forget what has expired anyway, so the map holds live revocations only.
+    const now = this.now();
+    for (const [key, exp] of this.revoked) if (exp <= now) this.revoked.delete(key);
+  }
+
+  async isRevoked(sid: string): Promise<boolean> {
+    return this.revoked.has(sid);
+  }
+}

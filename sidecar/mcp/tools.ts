@@ -1,0 +1,220 @@
+/**
+ * The MCP tools: read-only views of the same bundle the HTTP API serves, with input schemas from
+ * the same zod definitions, structured results and a short text rendering. Results are compact
+ * by default (sized for a model's context) and link each review's permalink.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { AggregateRating, PublicBusiness, PublicReview } from "../../data/schema/public.ts";
+import { IsoDate, Slug } from "../../data/schema/records.ts";
+import type { Bundle, BundleRef } from "../bundle.ts";
+import type { Issue } from "../http/errors.ts";
+import { searchFields, sinceNotAfterUntil } from "../schema.ts";
+import type { Page } from "../search/reviews.ts";
+import { decodeCursor, encodeCursor, searchReviews } from "../search/run.ts";
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
+const EXCERPT = 280;
+
+const Detail = z.enum(["compact", "full"]).default("compact")
+  .describe('"compact" (default): id, date, rating, author, an excerpt and the permalink; "full": every field and the whole text');
+
+const CompactReview = z.object({
+  id: Slug,
+  url: z.string(),
+  date: IsoDate,
+  rating: z.int(),
+  author: z.string(),
+  excerpt: z.string().describe(`The text, cut at ${EXCERPT} characters`),
+  technicians: z.array(z.string()),
+  services: z.array(z.string()),
+  service_area: z.string(),
+  has_owner_response: z.boolean(),
+});
+const AnyReview = z.union([PublicReview, CompactReview]);
+
+const PageOut = {
+  count: z.int().describe("Reviews in this result"),
+  total: z.int().describe("Reviews matching, over all pages"),
+  reviews: z.array(AnyReview).describe("Newest first"),
+  next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
+};
+
+export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string): void {
+  server.registerTool(
+    "get_business",
+    {
+      title: "Business details and rating",
+      description:
+        "Who the business is: name, description, phone, email, address, opening hours, the services it offers (with ids), its technicians (with ids), the towns it serves, and its aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
+      inputSchema: z.strictObject({}),
+      outputSchema: { business: PublicBusiness, aggregate_rating: AggregateRating, links: z.record(z.string(), z.string()) },
+      annotations: { title: "Business details and rating", ...READ_ONLY },
+    },
+    async () => {
+      const { business, aggregate_rating } = ref.current.dataset;
+      const links = {
+        reviews: `${baseUrl}/reviews.json`,
+        insights: `${baseUrl}/insights.json`,
+        json_feed: `${baseUrl}/api/feed.json`,
+        atom_feed: `${baseUrl}/feed.xml`,
+        openapi: `${baseUrl}/.well-known/openapi.json`,
+      };
+      const text = [
+        `${business.name}: ${business.description}`,
+        `Rating ${aggregate_rating.rating_value}/5 from ${aggregate_rating.review_count} verified reviews (${[5, 4, 3, 2, 1].map((s) => `${s}★ ${aggregate_rating.rating_counts[String(s) as "5"]}`).join(", ")}).`,
+        `Phone ${business.telephone}, ${business.email}; ${business.address.street}, ${business.address.locality}, ${business.address.region}.`,
+        `Services: ${business.services.map((s) => `${s.name} (${s.id})`).join("; ")}.`,
+        `Technicians: ${business.technicians.map((t) => `${t.name} (${t.id})`).join("; ")}.`,
+        `Areas: ${business.service_areas.map((a) => a.name).join(", ")}.`,
+      ].join("\n");
+      return { content: [{ type: "text", text }], structuredContent: { business, aggregate_rating, links } };
+    },
+  );
+
+  server.registerTool(
+    "search_reviews",
+    {
+      title: "Search reviews",
+      description:
+        "Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (YYYY-MM-DD), query (case-insensitive words or phrase in the text), mentions_technician (id or name; a first name works when unique), mentions_service (a service id from get_business). Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.",
+      inputSchema: z.strictObject({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
+      outputSchema: PageOut,
+      annotations: { title: "Search reviews", ...READ_ONLY },
+    },
+    async ({ detail, ...params }) => {
+      const bundle = ref.current;
+      const result = searchReviews(bundle, params);
+      if (!result.ok) return invalid(result.issues);
+      return pageContent(bundle, result.value.page, detail, `${result.value.page.total} reviews match`);
+    },
+  );
+
+  server.registerTool(
+    "get_review",
+    {
+      title: "One review",
+      description: "The full record of one review by its id (as returned by search_reviews): text, rating, date, technicians, services, area and the owner's reply if any.",
+      inputSchema: z.strictObject({ id: Slug.describe("Review id, e.g. r-2025-014") }),
+      outputSchema: { review: PublicReview },
+      annotations: { title: "One review", ...READ_ONLY },
+    },
+    async ({ id }) => {
+      const bundle = ref.current;
+      const review = bundle.index.review(id);
+      if (!review) {
+        const withdrawn = bundle.withdrawn.some((w) => w.id === id);
+        return error(withdrawn ? `Review ${id} was withdrawn and is no longer published.` : `No review has the id ${id}. Use search_reviews to find ids.`);
+      }
+      return {
+        content: [{ type: "text", text: renderReview(review, "full") }, link(review)],
+        structuredContent: { review },
+      };
+    },
+  );
+
+  server.registerTool(
+    "get_reviews_since",
+    {
+      title: "Reviews since a date",
+      description:
+        "Reviews dated on or after a day (YYYY-MM-DD), newest first, plus the ids of reviews withdrawn since then (removed). Use it to catch up on what is new.",
+      inputSchema: z.strictObject({
+        date: IsoDate.describe("Day, YYYY-MM-DD"),
+        limit: z.int().min(1).max(1000).default(50).describe("Most reviews to return (1 to 1000, default 50)"),
+        cursor: z.string().min(1).max(200).optional().describe("next_cursor of a previous result"),
+        detail: Detail,
+      }),
+      outputSchema: { since: IsoDate, removed: z.array(z.string()), ...PageOut },
+      annotations: { title: "Reviews since a date", ...READ_ONLY },
+    },
+    async ({ date, limit, cursor, detail }) => {
+      const bundle = ref.current;
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      if (after === null) return invalid([{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous result" }]);
+      const page = bundle.index.search({ since: date }, limit, after);
+      const removed = bundle.withdrawn.filter((w) => w.at.slice(0, 10) >= date).map((w) => w.id);
+      const result = pageContent(bundle, page, detail, `${page.total} reviews since ${date}; ${removed.length} withdrawn since`);
+      result.structuredContent = { since: date, removed, ...result.structuredContent };
+      return result;
+    },
+  );
+
+  server.registerTool(
+    "get_insights",
+    {
+      title: "Insights",
+      description:
+        "What customers say, computed from all reviews: the overview (average, counts per star, by quarter), aspects (punctuality, price, effectiveness, ...), per-technician, per-service and per-area figures, topics, FAQ and a summary, each with its evidence. Give at most one of aspect, technician, service or service_area to get just that part.",
+      inputSchema: z.strictObject({
+        aspect: z.string().min(1).optional().describe("An aspect id or name, e.g. punctuality"),
+        technician: z.string().min(1).optional().describe("Technician id or name"),
+        service: Slug.optional().describe("Service id"),
+        service_area: Slug.optional().describe("Service area id"),
+      }),
+      outputSchema: { insights: z.looseObject({}) },
+      annotations: { title: "Insights", ...READ_ONLY },
+    },
+    async (args) => {
+      const given = Object.entries(args).filter(([, v]) => v !== undefined);
+      if (given.length > 1) return error(`Give at most one of aspect, technician, service or service_area (got ${given.map(([k]) => k).join(", ")}).`);
+      const { insights } = ref.current;
+      if (given.length === 0) {
+        return { content: [{ type: "text", text: JSON.stringify(insights.summary ?? {}) }], structuredContent: { insights } };
+      }
+      const [kind, value] = given[0] as [keyof typeof args, string];
+      const list = (kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"]) as { id?: string; name?: string }[];
+      const v = value.toLowerCase();
+      const found = list.find((e) => e.id === v || e.name?.toLowerCase() === v || e.name?.toLowerCase().split(/\s+/)[0] === v);
+      if (!found) return error(`No ${kind} "${value}" in the insights. Known: ${list.map((e) => e.id ?? e.name).join(", ") || "none yet"}.`);
+      return { content: [{ type: "text", text: JSON.stringify(found) }], structuredContent: { insights: { [kind]: found } } };
+    },
+  );
+}
+
+function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string) {
+  const reviews = page.positions.map((p) => JSON.parse(bundle.index.json[p]!) as PublicReview);
+  const shaped = detail === "full" ? reviews : reviews.map(compact);
+  const lines = reviews.map((r) => `- ${renderReview(r, detail)}`);
+  const next = page.next && encodeCursor(page.next);
+  const more = next ? `\nMore: call again with cursor "${next}".` : "";
+  const structured: Record<string, unknown> = { count: reviews.length, total: page.total, reviews: shaped, ...(next && { next_cursor: next }) };
+  return {
+    content: [{ type: "text" as const, text: `${headline}; showing ${reviews.length}, newest first.\n${lines.join("\n")}${more}` }, ...reviews.map(link)],
+    structuredContent: structured,
+  } satisfies CallToolResult;
+}
+
+function compact(r: PublicReview): z.infer<typeof CompactReview> {
+  return {
+    id: r.id,
+    url: r.url,
+    date: r.date,
+    rating: r.rating,
+    author: r.author,
+    excerpt: r.text.length > EXCERPT ? `${r.text.slice(0, EXCERPT - 1)}…` : r.text,
+    technicians: r.technicians,
+    services: r.services,
+    service_area: r.service_area,
+    has_owner_response: r.response !== undefined,
+  };
+}
+
+function renderReview(r: PublicReview, detail: "compact" | "full"): string {
+  const text = detail === "full" ? r.text : compact(r).excerpt;
+  const reply = detail === "full" && r.response ? `\n  Owner's reply (${r.response.date}): ${r.response.text}` : "";
+  return `${r.date} ${r.rating}/5 by ${r.author} [${r.id}] ${r.url}\n  ${text.replace(/\n+/g, " ")}${reply}`;
+}
+
+function link(r: PublicReview) {
+  return { type: "resource_link" as const, uri: r.url, name: r.id, title: `${r.rating}/5 review by ${r.author}, ${r.date}`, mimeType: "text/html" };
+}
+
+function error(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function invalid(issues: Issue[]): CallToolResult {
+  return error(`Invalid arguments: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+}

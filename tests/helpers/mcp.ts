@@ -1,0 +1,26 @@
+/** The official MCP SDK client, connected to a sidecar over real HTTP. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+export async function connectClient(baseUrl: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: "reviewcast-tests", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`));
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A raw JSON-RPC POST to /mcp, as a client library would send it. */
+export function rpc(fetcher: (path: string, init?: RequestInit) => Promise<Response>, body: unknown, headers: Record<string, string> = {}) {
+  return fetcher("/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+};

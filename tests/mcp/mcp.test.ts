@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PublicReview } from "../../data/schema/public.ts";
+import { MemoryRevocations, SessionSigner } from "../../sidecar/mcp/session.ts";
+import { connectClient, INITIALIZE, rpc } from "../helpers/mcp.ts";
+import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
+
+let sidecar: Sidecar;
+let client: Awaited<ReturnType<typeof connectClient>>["client"];
+let transport: Awaited<ReturnType<typeof connectClient>>["transport"];
+
+beforeAll(async () => {
+  sidecar = await startSidecar(await builtDist());
+  ({ client, transport } = await connectClient(sidecar.url));
+});
+afterAll(async () => {
+  await client.close();
+  await sidecar.close();
+});
+
+const structured = (r: unknown) => (r as { structuredContent: any }).structuredContent;
+
+describe("MCP with the SDK's client over HTTP", () => {
+  it("initializes with a signed session id and the server's name", async () => {
+    expect(transport.sessionId).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(client.getServerVersion()).toMatchObject({ name: "reviewcast", version: "1.0.0" });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+  });
+
+  it("lists read-only tools with descriptions, input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["get_business", "get_insights", "get_review", "get_reviews_since", "search_reviews"]);
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      expect(tool.description!.length).toBeGreaterThan(60);
+      expect(tool.outputSchema).toMatchObject({ type: "object" });
+    }
+    const search = tools.find((t) => t.name === "search_reviews")!;
+    expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
+      ["cursor", "detail", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until"],
+    );
+    expect(search.inputSchema.properties!.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
+  });
+
+  it("get_business returns the business, its rating and the ids other tools take", async () => {
+    const result = await client.callTool({ name: "get_business", arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const { business, aggregate_rating } = structured(result);
+    expect(business.name).toBe("Valley Shield Pest Control");
+    expect(business.technicians.map((t: { id: string }) => t.id)).toContain("dana-whitfield");
+    expect(aggregate_rating.review_count).toBeGreaterThan(300);
+    expect((result.content as { text: string }[])[0]!.text).toContain("Valley Shield");
+  });
+
+  it("search_reviews filters like the HTTP search, compact by default, with permalinks", async () => {
+    const result = await client.callTool({ name: "search_reviews", arguments: { rating: 1, limit: 3 } });
+    const body = structured(result);
+    const http = await (await sidecar.app.request("/api/reviews/search?rating=1&limit=3")).json();
+    expect(body.total).toBe(http.total);
+    expect(body.reviews.map((r: { id: string }) => r.id)).toEqual(http.reviews.map((r: PublicReview) => r.id));
+    expect(body.reviews[0]).toMatchObject({ rating: 1, excerpt: expect.any(String), has_owner_response: expect.any(Boolean) });
+    expect(body.reviews[0].text).toBeUndefined();
+    const links = (result.content as { type: string; uri?: string }[]).filter((c) => c.type === "resource_link");
+    expect(links.map((l) => l.uri)).toEqual(http.reviews.map((r: PublicReview) => r.url));
+    expect(body.next_cursor).toBe(http.next_cursor);
+  });
+
+  it("search_reviews refuses what the HTTP search refuses, as a tool error the model can read", async () => {
+    const result = await client.callTool({ name: "search_reviews", arguments: { mentions_service: "bat-removal" } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/mentions_service: unknown service id/);
+    const range = await client.callTool({ name: "search_reviews", arguments: { since: "2025-06-01", until: "2025-01-01" } });
+    expect(range.isError).toBe(true);
+    const type = await client.callTool({ name: "search_reviews", arguments: { rating: 9 } });
+    expect(type.isError).toBe(true);
+  });
+
+  it("get_review returns one full review, and says when an id was withdrawn", async () => {
+    const http = await (await sidecar.app.request("/api/reviews/search?limit=1")).json();
+    const result = await client.callTool({ name: "get_review", arguments: { id: http.reviews[0].id } });
+    expect(structured(result).review).toEqual(http.reviews[0]);
+    const missing = await client.callTool({ name: "get_review", arguments: { id: "r-1999-001" } });
+    expect(missing.isError).toBe(true);
+    const withdrawn = sidecar.bundle.current.withdrawn[0]!.id;
+    const gone = await client.callTool({ name: "get_review", arguments: { id: withdrawn } });
+    expect((gone.content as { text: string }[])[0]!.text).toMatch(/withdrawn/);
+  });
+
+  it("get_reviews_since returns the reviews since a day and the withdrawn ids", async () => {
+    const result = await client.callTool({ name: "get_reviews_since", arguments: { date: "2026-01-01", detail: "full" } });
+    const body = structured(result);
+    const http = await (await sidecar.app.request("/api/reviews/since/2026-01-01?limit=50")).json();
+    expect(body).toMatchObject({ since: "2026-01-01", removed: http.removed, total: http.total });
+    expect(body.reviews).toEqual(http.reviews);
+  });
+
+  it("get_insights returns all insights, or one technician's", async () => {
+    const all = structured(await client.callTool({ name: "get_insights", arguments: {} })).insights;
+    expect(Object.keys(all)).toEqual(expect.arrayContaining(["aspects", "entities", "topics", "faq", "summary"]));
+    const dana = structured(await client.callTool({ name: "get_insights", arguments: { technician: "Dana" } })).insights.technician;
+    expect(dana).toMatchObject({ id: "dana-whitfield", review_count: expect.any(Number) });
+    const both = await client.callTool({ name: "get_insights", arguments: { technician: "dana", service: "ant-control" } });
+    expect(both.isError).toBe(true);
+  });
+
+  it("lists and reads the datasets as resources with their MIME types", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual(expect.arrayContaining([
+      ["http://localhost:3000/reviews.json", "application/json"],
+      ["http://localhost:3000/api/feed.json", "application/feed+json"],
+      ["http://localhost:3000/feed.xml", "application/atom+xml"],
+      ["http://localhost:3000/insights.json", "application/json"],
+    ]));
+    const feed = await client.readResource({ uri: "http://localhost:3000/api/feed.json" });
+    expect(JSON.parse((feed.contents[0] as { text: string }).text).version).toBe("https://jsonfeed.org/version/1.1");
+  });
+
+  it("offers prompts for what customers ask", async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(["customer_opinion", "recent_feedback"]);
+    const prompt = await client.getPrompt({ name: "customer_opinion", arguments: { subject: "Dana" } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toMatch(/Dana.*get_insights|get_insights.*Dana/s);
+  });
+});
+
+describe("MCP sessions and protocol errors", () => {
+  const post = (body: unknown, headers: Record<string, string> = {}) => rpc(sidecar.targets[1]!.fetch, body, headers);
+  const listTools = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+
+  it("answers a request without Mcp-Session-Id with 400", async () => {
+    const res = await post(listTools);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(/Mcp-Session-Id/);
+  });
+
+  it("answers an unknown or forged session with 404", async () => {
+    expect((await post(listTools, { "mcp-session-id": "nonsense" })).status).toBe(404);
+    const forged = new SessionSigner("another-secret-another-secret-another-secret").issue();
+    expect((await post(listTools, { "mcp-session-id": forged })).status).toBe(404);
+  });
+
+  it("answers an expired session with 404", async () => {
+    const past = new SessionSigner("test-secret-test-secret-test-secret-0123", () => 1_000_000).issue();
+    expect((await post(listTools, { "mcp-session-id": past })).status).toBe(404);
+  });
+
+  it("ends a session on DELETE; the id is refused after", async () => {
+    const init = await post(INITIALIZE);
+    const id = init.headers.get("mcp-session-id")!;
+    expect((await post(listTools, { "mcp-session-id": id })).status).toBe(200);
+    const del = await sidecar.targets[1]!.fetch("/mcp", { method: "DELETE", headers: { "mcp-session-id": id } });
+    expect(del.status).toBe(204);
+    expect((await post(listTools, { "mcp-session-id": id })).status).toBe(404);
+  });
+
+  it.each([
+    ["a body that is not JSON", "{nope", 400, -32700],
+    ["JSON that is not JSON-RPC", { hello: "world" }, 400, -32600],
+    ["an empty batch", [], 400, -32600],
+  ])("answers %s with the JSON-RPC code", async (_, body, status, code) => {
+    const res = await post(body);
+    expect(res.status).toBe(status);
+    expect((await res.json()).error.code).toBe(code);
+  });
+
+  it("answers an unknown method with -32601 and bad params with -32602", async () => {
+    const id = (await post(INITIALIZE)).headers.get("mcp-session-id")!;
+    const unknown = await (await post({ jsonrpc: "2.0", id: 3, method: "reviews/delete", params: {} }, { "mcp-session-id": id })).json();
+    expect(unknown.error.code).toBe(-32601);
+    const bad = await (await post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { arguments: {} } }, { "mcp-session-id": id })).json();
+    expect(bad.error.code).toBe(-32602);
+  });
+
+  it("refuses a foreign Origin with 403 (DNS rebinding)", async () => {
+    const res = await post(INITIALIZE, { origin: "https://evil.example" });
+    expect(res.status).toBe(403);
+    expect((await post(INITIALIZE, { origin: "http://localhost:3000" })).status).toBe(200);
+  });
+
+  it("refuses a foreign Host on a loopback server with 403", async () => {
+    const guarded = await startSidecar(await builtDist(), { mcp: { ...testMcp(), allowedHosts: new Set(["localhost:3000"]) } });
+    try {
+      const res = await rpc(async (p, i) => guarded.app.request(p, i), INITIALIZE, { host: "attacker.example:3000" });
+      expect(res.status).toBe(403);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("answers GET /mcp with 405: there is no stream to push", async () => {
+    const res = await sidecar.targets[1]!.fetch("/mcp", { headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("POST");
+  });
+});
+
+describe("MCP across instances", () => {
+  it("accepts a session issued by another instance with the same secret, and refuses one with another", async () => {
+    const dist = await builtDist();
+    const shared = new MemoryRevocations();
+    const a = await startSidecar(dist, { mcp: testMcp(undefined, shared) });
+    const b = await startSidecar(dist, { mcp: testMcp(undefined, shared) });
+    const c = await startSidecar(dist, { mcp: testMcp("a-different-secret-a-different-secret-xx") });
+    try {
+      const id = (await rpc(a.targets[1]!.fetch, INITIALIZE)).headers.get("mcp-session-id")!;
+      const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "get_business", arguments: {} } };
+      const onB = await rpc(b.targets[1]!.fetch, call, { "mcp-session-id": id });
+      expect(onB.status).toBe(200);
+      expect((await onB.json()).result.structuredContent.business.name).toBe("Valley Shield Pest Control");
+      expect((await rpc(c.targets[1]!.fetch, call, { "mcp-session-id": id })).status).toBe(404);
+      // Ended on B, refused on A: the revocation store is shared.
+      await b.targets[1]!.fetch("/mcp", { method: "DELETE", headers: { "mcp-session-id": id } });
+      expect((await rpc(a.targets[1]!.fetch, call, { "mcp-session-id": id })).status).toBe(404);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+});

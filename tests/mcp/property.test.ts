@@ -1,0 +1,46 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectClient } from "../helpers/mcp.ts";
+import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+
+let sidecar: Sidecar;
+let client: Awaited<ReturnType<typeof connectClient>>["client"];
+beforeAll(async () => {
+  sidecar = await startSidecar(await builtDist());
+  ({ client } = await connectClient(sidecar.url));
+});
+afterAll(async () => {
+  await client.close();
+  await sidecar.close();
+});
+
+const date = fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const args = fc.record(
+  {
+    rating: fc.integer({ min: 1, max: 5 }),
+    min_rating: fc.integer({ min: 1, max: 5 }),
+    since: date,
+    until: date,
+    query: fc.constantFrom("ants", "on time", "price", "Dana", "came back", "termite", "the", "mice"),
+    mentions_technician: fc.constantFrom("dana-whitfield", "Marco", "jake olsen", "chris-dunn"),
+    mentions_service: fc.constantFrom("ant-control", "rodent-control", "quarterly-plan"),
+    limit: fc.integer({ min: 1, max: 100 }),
+  },
+  { requiredKeys: [] },
+);
+
+describe("search_reviews over MCP equals GET /api/reviews/search (property)", () => {
+  it("returns exactly the HTTP search's reviews for random valid arguments", async () => {
+    await fc.assert(
+      fc.asyncProperty(args, async (a) => {
+        if (a.since && a.until && a.since > a.until) [a.since, a.until] = [a.until, a.since];
+        const qs = new URLSearchParams(Object.entries(a).map(([k, v]) => [k, String(v)]));
+        const http = await (await sidecar.app.request(`/api/reviews/search?${qs}`)).json();
+        const mcp = await client.callTool({ name: "search_reviews", arguments: { ...a, detail: "full" } });
+        expect(mcp.isError).toBeFalsy();
+        expect(mcp.structuredContent).toEqual(http);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
