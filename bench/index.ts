@@ -16,6 +16,8 @@ const TSX = join(ROOT, "node_modules/.bin/tsx");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const quick = process.env.BENCH_QUICK === "1";
+/** Which parts to run: build, search, mcp (all by default). */
+const parts = new Set((process.env.BENCH_PARTS ?? "build,search,mcp").split(","));
 const env = { ...process.env, CI: "true" };
 const lines: string[] = [];
 const say = (line = "") => {
@@ -110,6 +112,18 @@ say(`# reviewcast benchmarks`);
 say();
 say(`${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback, ${CONNECTIONS} connections, ${DURATION} s per load`);
 say();
+async function ensureDist(n: number): Promise<string> {
+  const dist = join(WORK, `dist-${n}`);
+  const exists = await readFile(join(dist, "_manifest.json")).then(() => true, () => false);
+  if (!exists) {
+    const data = join(WORK, `data-${n}`);
+    await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
+    await run(["bench/build-once.ts"], { DATA_DIR: data, DIST_DIR: dist });
+  }
+  return dist;
+}
+
+if (parts.has("build")) {
 say("## Build (synthetic data)");
 say();
 say("| reviews | synth s | build wall s | build peak RSS MiB |");
@@ -125,6 +139,10 @@ for (const n of sizes) {
   say(`| ${n.toLocaleString("en-US")} | ${synthS} | ${((performance.now() - buildStart) / 1000).toFixed(1)} | ${measured.max_rss_mib} |`);
 }
 
+}
+
+const httpRps = new Map<number, number>();
+if (parts.has("search")) {
 say();
 say("## Search against a bare h3 route");
 say();
@@ -139,7 +157,7 @@ say("| reviews | search req/s | vs bare | p99 ms | non-2xx | errors | RSS after 
 say("|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const n of [10_000, 100_000]) {
   const port = 3902;
-  const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: join(WORK, `dist-${n}`) });
+  const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n) });
   const base = `http://127.0.0.1:${port}`;
   const paths = await searchPaths(join(WORK, `dist-${n}`), base);
   await load(base, paths); // warm-up: fills the text cache the way traffic would
@@ -148,5 +166,56 @@ for (const n of [10_000, 100_000]) {
   await stop(sidecar.child);
   const ready = /ready in (\d+) ms/.exec(sidecar.line)?.[1];
   say(`| ${n.toLocaleString("en-US")} | ${result.rps} | ${ratio(result.rps, bareResult.rps)} | ${result.p99} | ${result.non2xx} | ${result.errors} | ${rss} | ${ready} ms (${sidecar.wallMs} ms) |`);
+  httpRps.set(n, result.rps);
+}
+}
+
+if (parts.has("mcp")) {
+  say();
+  say("## MCP: tools/call search_reviews against the HTTP search");
+  say();
+  say("| reviews | HTTP search req/s | MCP tools/call req/s | MCP vs HTTP | MCP p99 ms | non-2xx |");
+  say("|---:|---:|---:|---:|---:|---:|");
+  const port = 3903;
+  for (const n of [10_000, 100_000]) {
+    const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret" });
+    const base = `http://127.0.0.1:${port}`;
+    const paths = await searchPaths(join(WORK, `dist-${n}`), base);
+    await load(base, paths);
+    const http = await load(base, paths);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+    const init = await fetch(`${base}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }) });
+    const session = init.headers.get("mcp-session-id")!;
+    // The same searches as arguments; numbers as numbers, as an MCP client sends them.
+    const bodies = paths.map((path, i) => {
+      const args = Object.fromEntries([...new URL(path, base).searchParams].map(([k, v]) => [k, ["rating", "min_rating", "limit"].includes(k) ? Number(v) : v]));
+      return JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "search_reviews", arguments: args } });
+    });
+    let i = 0;
+    const mcpLoad = () => autocannon({
+      url: `${base}/mcp`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [{ setupRequest: (req: any) => ({ ...req, method: "POST", path: "/mcp", headers: { ...headers, "mcp-session-id": session }, body: bodies[i++ % bodies.length] }) }],
+    });
+    await mcpLoad();
+    const mcp = await mcpLoad();
+    say(`| ${n.toLocaleString("en-US")} | ${http.rps} | ${Math.round(mcp.requests.average)} | ${ratio(mcp.requests.average, http.rps)} | ${mcp.latency.p99} | ${mcp.non2xx} |`);
+
+    if (n === 100_000) {
+      // Sessions opened and abandoned: nothing is kept per session, so memory should not move.
+      const before = await rssMiB(sidecar.child.pid!);
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "abandon", version: "1" } } });
+      const sessions = new Set<string>();
+      for (let batch = 0; batch < 100; batch++) {
+        const ids = await Promise.all(Array.from({ length: 100 }, async () => (await fetch(`${base}/mcp`, { method: "POST", headers, body })).headers.get("mcp-session-id")));
+        for (const id of ids) if (id) sessions.add(id);
+      }
+      const after = await rssMiB(sidecar.child.pid!);
+      say();
+      say(`${sessions.size.toLocaleString("en-US")} MCP sessions opened and abandoned at 100k reviews: RSS ${before} MiB before, ${after} MiB after.`);
+    }
+    await stop(sidecar.child);
+  }
 }
 await writeFile(join(WORK, "report.md"), lines.join("\n") + "\n");

@@ -6,16 +6,8 @@
  * and the session (missing 400, unknown, expired or ended 404).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  InitializeRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
 import { FastResponse } from "srvx";
 import type { Methods } from "../app.ts";
 import type { BundleRef } from "../bundle.ts";
@@ -24,15 +16,24 @@ import { registerPrompts, registerResources } from "./resources.ts";
 import type { Revocations, SessionSigner } from "./session.ts";
 import { registerTools } from "./tools.ts";
 
-const REQUEST_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
-  initialize: InitializeRequestSchema,
-  "tools/list": ListToolsRequestSchema,
-  "tools/call": CallToolRequestSchema,
-  "resources/list": ListResourcesRequestSchema,
-  "resources/read": ReadResourceRequestSchema,
-  "prompts/list": ListPromptsRequestSchema,
-  "prompts/get": GetPromptRequestSchema,
+/**
+ * The shape each request's params must have. The SDK reports a request failing its own schema as
+ * an internal error (-32603); JSON-RPC calls that invalid params (-32602), so it is checked here
+ * first, cheaply.
+ */
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const PARAMS_OK: Record<string, (p: Record<string, unknown>) => boolean> = {
+  initialize: (p) => typeof p.protocolVersion === "string" && isObject(p.capabilities) && isObject(p.clientInfo) && typeof p.clientInfo.name === "string" && typeof p.clientInfo.version === "string",
+  "tools/call": (p) => typeof p.name === "string" && (p.arguments === undefined || isObject(p.arguments)),
+  "resources/read": (p) => typeof p.uri === "string",
+  "prompts/get": (p) => typeof p.name === "string" && (p.arguments === undefined || isObject(p.arguments)),
 };
+
+function paramsInvalid(m: { method?: string; params?: unknown }): boolean {
+  const check = m.method === undefined ? undefined : PARAMS_OK[m.method];
+  if (!check) return m.params !== undefined && !isObject(m.params);
+  return !isObject(m.params) || !check(m.params);
+}
 
 /** Largest JSON-RPC body read; tool arguments here are small. */
 export const MCP_BODY_LIMIT = 256 * 1024;
@@ -50,14 +51,33 @@ export interface McpDeps {
 }
 
 export function defineMcpRoute(deps: McpDeps): Methods {
+  const pool = new ServerPool(() => createServer(deps));
   return {
-    POST: (request) => post(deps, request),
+    POST: (request) => post(deps, pool, request),
     DELETE: (request) => end(deps, request),
     // A read-only server has nothing to push on a standalone stream (spec: 405 is allowed).
   };
 }
 
-async function post(deps: McpDeps, request: Request): Promise<Response> {
+/**
+ * Servers to reuse: building one (its tools, resources, prompts) costs far more than a tool call.
+ * A server serves one request at a time; it is closed (which detaches the transport) before it
+ * goes back, so nothing of one request is left for the next.
+ */
+class ServerPool {
+  private readonly idle: McpServer[] = [];
+  constructor(private readonly create: () => McpServer, private readonly max = 64) {}
+
+  acquire(): McpServer {
+    return this.idle.pop() ?? this.create();
+  }
+
+  release(server: McpServer): void {
+    if (this.idle.length < this.max) this.idle.push(server);
+  }
+}
+
+async function post(deps: McpDeps, pool: ServerPool, request: Request): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -72,28 +92,29 @@ async function post(deps: McpDeps, request: Request): Promise<Response> {
   }
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0 || !messages.every(isJsonRpc)) return rpcError(400, -32600, "Invalid Request: expected a JSON-RPC 2.0 message");
-  const badParams = messages.find((m) => m.method !== undefined && REQUEST_SCHEMAS[m.method] && !REQUEST_SCHEMAS[m.method]!.safeParse(m).success);
-  if (badParams) {
-    // The SDK reports a request that fails its own schema as an internal error (-32603); JSON-RPC
-    // calls that invalid params (-32602).
-    return rpcError(400, -32602, `Invalid params for ${badParams.method}`, (badParams as { id?: string | number }).id ?? null);
-  }
+  const badParams = messages.find(paramsInvalid);
+  if (badParams) return rpcError(400, -32602, `Invalid params for ${badParams.method}`, (badParams as { id?: string | number }).id ?? null);
   const initializing = messages.some((m) => m.method === "initialize");
   if (!initializing) {
     const problem = await checkSession(deps, request);
     if (problem) return problem;
   }
-  const server = createServer(deps);
+  const server = pool.acquire();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
+  let reusable = false;
   try {
     const response = await transport.handleRequest(request, { parsedBody: body });
-    const headers = new Headers(response.headers);
-    for (const [k, v] of Object.entries(CORS_HEADERS)) headers.set(k, v);
-    if (initializing && response.ok) headers.set("mcp-session-id", deps.signer.issue());
-    return new FastResponse(await response.text(), { status: response.status, headers });
+    const text = await response.text();
+    // One write with a known length: a chunked body in several writes can stall on Nagle's
+    // algorithm against the client's delayed ACK.
+    const headers: Record<string, string> = { ...Object.fromEntries(response.headers), ...CORS_HEADERS, "content-length": String(Buffer.byteLength(text)) };
+    if (initializing && response.ok) headers["mcp-session-id"] = deps.signer.issue();
+    reusable = true;
+    return new FastResponse(response.status === 202 || !text ? null : text, { status: response.status, headers });
   } finally {
     await server.close();
+    if (reusable) pool.release(server);
   }
 }
 
@@ -130,11 +151,15 @@ function guard(deps: McpDeps, request: Request): Response | undefined {
   return undefined;
 }
 
+const sharedValidator = new AjvJsonSchemaValidator();
+
 function createServer(deps: McpDeps): McpServer {
   const server = new McpServer(
     { name: "reviewcast", title: deps.bundle.current.dataset.business.name, version: deps.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
+      // Building an Ajv instance per server costs more than the whole tool call: share one.
+      jsonSchemaValidator: sharedValidator,
       instructions: `Verified customer reviews of ${deps.bundle.current.dataset.business.name}, a local pest-control business, and insights computed from them. Everything is read-only. Start with get_business for the ids of services and technicians.`,
     },
   );
@@ -144,7 +169,7 @@ function createServer(deps: McpDeps): McpServer {
   return server;
 }
 
-function isJsonRpc(m: unknown): m is { jsonrpc: "2.0"; method?: string } {
+function isJsonRpc(m: unknown): m is { jsonrpc: "2.0"; method?: string; params?: unknown } {
   if (m === null || typeof m !== "object" || Array.isArray(m)) return false;
   const msg = m as Record<string, unknown>;
   if (msg.jsonrpc !== "2.0") return false;

@@ -32,7 +32,7 @@ const CompactReview = z.object({
   service_area: z.string(),
   has_owner_response: z.boolean(),
 });
-const AnyReview = z.union([PublicReview, CompactReview]);
+const AnyReview = z.union([CompactReview, PublicReview]);
 
 const PageOut = {
   count: z.int().describe("Reviews in this result"),
