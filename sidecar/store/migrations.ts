@@ -1,0 +1,60 @@
+/** One set of migrations for SQLite and PostgreSQL. */
+import { Migrator, type Kysely, type Migration } from "kysely";
+
+export function migrations(engine: "sqlite" | "postgres"): Record<string, Migration> {
+  const id = (db: Kysely<any>, table: string) =>
+    db.schema.createTable(table).ifNotExists().addColumn("id", "integer", (c) =>
+      // PostgreSQL has no AUTOINCREMENT: an identity column is its equivalent.
+      engine === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  return {
+    "001_hub": {
+      async up(db) {
+        await id(db, "subscriptions")
+          .addColumn("topic", "text", (c) => c.notNull())
+          .addColumn("callback", "text", (c) => c.notNull())
+          .addColumn("callback_host", "text", (c) => c.notNull())
+          .addColumn("secret", "text")
+          .addColumn("lease_seconds", "integer", (c) => c.notNull())
+          .addColumn("expires_at", "bigint", (c) => c.notNull())
+          .addColumn("failures", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("created_at", "bigint", (c) => c.notNull())
+          .addUniqueConstraint("subscriptions_topic_callback", ["topic", "callback"])
+          .execute();
+        await db.schema.createIndex("subscriptions_host").ifNotExists().on("subscriptions").column("callback_host").execute();
+        await id(db, "intents")
+          .addColumn("mode", "text", (c) => c.notNull())
+          .addColumn("topic", "text", (c) => c.notNull())
+          .addColumn("callback", "text", (c) => c.notNull())
+          .addColumn("callback_host", "text", (c) => c.notNull())
+          .addColumn("secret", "text")
+          .addColumn("lease_seconds", "integer", (c) => c.notNull())
+          .addColumn("created_at", "bigint", (c) => c.notNull())
+          .addColumn("claimed_until", "bigint")
+          .execute();
+        await id(db, "deliveries")
+          .addColumn("subscription_id", "integer", (c) => c.notNull().unique().references("subscriptions.id").onDelete("cascade"))
+          .addColumn("topic", "text", (c) => c.notNull())
+          .addColumn("etag", "text", (c) => c.notNull())
+          .addColumn("attempt", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("next_attempt_at", "bigint", (c) => c.notNull())
+          .addColumn("claimed_until", "bigint")
+          .execute();
+        await db.schema.createIndex("deliveries_due").ifNotExists().on("deliveries").column("next_attempt_at").execute();
+        await db.schema.createTable("topics").ifNotExists()
+          .addColumn("topic", "text", (c) => c.primaryKey())
+          .addColumn("etag", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createTable("mcp_revocations").ifNotExists()
+          .addColumn("sid", "text", (c) => c.primaryKey())
+          .addColumn("expires_at", "bigint", (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+export async function migrate(db: Kysely<any>, engine: "sqlite" | "postgres"): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(engine) } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

@@ -1,0 +1,18 @@
+/** The embedded engine: a SQLite file under STATE_DIR (libsql: prebuilt, nothing to compile). */
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Kysely, SqliteDialect } from "kysely";
+import Database from "libsql";
+import { migrate } from "./migrations.ts";
+import type { Database as Tables } from "./schema.ts";
+import { HubStore } from "./store.ts";
+
+export async function openSqlite(file: string): Promise<HubStore> {
+  if (file !== ":memory:") await mkdir(dirname(file), { recursive: true });
+  const database = new Database(file);
+  // WAL lets readers go on while the hub writes; the busy timeout rides out a concurrent writer.
+  database.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: database as never }) });
+  await migrate(db, "sqlite");
+  return new HubStore(db, "sqlite");
+}

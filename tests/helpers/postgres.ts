@@ -1,0 +1,36 @@
+/**
+ * A fresh PostgreSQL database for a test file, on the server the machine runs (127.0.0.1:5432,
+ * trust auth), or TEST_DATABASE_URL. Resolves undefined when there is no server to reach.
+ */
+import pg from "pg";
+
+const ADMIN = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface TestDatabase {
+  url: string;
+  drop: () => Promise<void>;
+}
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return await run(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function freshPostgres(name: string): Promise<TestDatabase | undefined> {
+  const db = `reviewcast_${name}_${process.pid}_${Date.now() % 100000}`;
+  try {
+    await admin((c) => c.query(`CREATE DATABASE ${db}`));
+  } catch {
+    return undefined;
+  }
+  const url = new URL(ADMIN);
+  url.pathname = `/${db}`;
+  return { url: url.toString(), drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)).then(() => {}) };
+}
+
+export const NO_POSTGRES = "PostgreSQL is not reachable (127.0.0.1:5432 or TEST_DATABASE_URL): its tests are skipped.";
