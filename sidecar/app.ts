@@ -12,6 +12,8 @@ import { defineOpenApiRoute } from "./routes/openapi.get.ts";
 import { defineSearchRoute } from "./routes/search.get.ts";
 import { defineSinceRoute } from "./routes/since.get.ts";
 import { defineStaticRoute } from "./routes/static.get.ts";
+import type { Hub } from "./hub/hub.ts";
+import { defineHubRoute, type HubRouteOptions } from "./hub/route.ts";
 import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
 import type { SidecarSettings } from "./settings.ts";
 
@@ -26,8 +28,8 @@ export interface AppDeps {
   settings: Pick<SidecarSettings, "BASE_URL">;
   /** The MCP endpoint's session signing, revocations and DNS-rebinding allow-lists. */
   mcp: Omit<McpDeps, "bundle" | "baseUrl" | "version">;
-  /** Routes other parts of the sidecar add (the hub), by path. */
-  routes?: Record<string, Methods>;
+  /** The WebSub hub; without it /api/websub/hub is not served (tests of other routes). */
+  hub?: { hub: Hub; options: HubRouteOptions };
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -47,7 +49,7 @@ export function createApp(deps: AppDeps): H3 {
     "/api/reviews/since/:date": { GET: defineSinceRoute(deps.bundle) },
     "/.well-known/openapi.json": { GET: defineOpenApiRoute(baseUrl) },
     "/mcp": defineMcpRoute({ ...deps.mcp, bundle: deps.bundle, baseUrl, version: VERSION }),
-    ...deps.routes,
+    ...(deps.hub && { "/api/websub/hub": defineHubRoute(deps.hub.hub, deps.hub.options) }),
   };
   for (const [path, methods] of Object.entries(routes)) app.all(path, (event) => dispatch(event, methods));
   app.all("/**", (event) => dispatch(event, { GET: defineStaticRoute(deps.bundle, baseUrl) }));

@@ -23,6 +23,8 @@ export interface StaticFile {
 
 export interface Bundle {
   manifest: Manifest;
+  /** The manifest's bytes, to tell cheaply whether dist/ changed since this bundle was loaded. */
+  manifestText: string;
   files: Map<string, StaticFile>;
   dataset: Omit<ReviewsDataset, "reviews">;
   index: ReviewIndex;
@@ -94,7 +96,7 @@ export async function loadBundle(distDir: string): Promise<Bundle> {
   const { head, reviews, json } = readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
   const insights = Insights.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
   if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
-  return { manifest, files, dataset: head, index: new ReviewIndex(reviews, json), insights: insights.data, withdrawn: manifest.withdrawn };
+  return { manifest, manifestText, files, dataset: head, index: new ReviewIndex(reviews, json), insights: insights.data, withdrawn: manifest.withdrawn };
 }
 
 /**
@@ -151,6 +153,13 @@ export class BundleRef {
    * Load dist/ again and swap it in; resolves with the URL paths whose ETag changed. When the new
    * bundle is invalid this throws and the old one keeps serving.
    */
+  /** reload(), unless dist/'s manifest is byte for byte the one being served. */
+  async reloadIfChanged(): Promise<string[]> {
+    const text = await readFile(join(this.distDir, MANIFEST_FILE), "utf8").catch(() => undefined);
+    if (text === this.bundle.manifestText) return [];
+    return this.reload();
+  }
+
   async reload(): Promise<string[]> {
     const next = await loadBundle(this.distDir);
     const before = this.bundle;

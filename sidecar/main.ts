@@ -9,8 +9,10 @@ import { SettingsError } from "../build/settings.ts";
 import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { allowedFor } from "./mcp/route.ts";
-import { MemoryRevocations, SessionSigner } from "./mcp/session.ts";
+import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
+import { SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
+import { openState, StateError } from "./state.ts";
 
 try {
   const settings = sidecarSettings(process.env);
@@ -21,8 +23,21 @@ try {
     console.warn("reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.");
   }
   const allowed = allowedFor(settings.BASE_URL, settings.HOST, settings.PORT);
-  const mcp = { signer: new SessionSigner(secret), revocations: new MemoryRevocations(), ...allowed };
-  const app = createApp({ bundle, settings, mcp });
+  const store = await openState(settings);
+  const mcp = { signer: new SessionSigner(secret), revocations: store, ...allowed };
+  const hub = new Hub(store, bundle, settings.BASE_URL, {
+    ...DEFAULT_HUB_OPTIONS,
+    allowPrivateCallbacks: settings.HUB_ALLOW_PRIVATE_CALLBACKS,
+    retryBaseMs: settings.HUB_RETRY_BASE_SECONDS * 1000,
+    claimMs: settings.HUB_CLAIM_SECONDS * 1000,
+  });
+  const hubOptions = {
+    baseUrl: settings.BASE_URL,
+    allowPrivateCallbacks: settings.HUB_ALLOW_PRIVATE_CALLBACKS,
+    lease: { min: settings.HUB_LEASE_MIN_SECONDS, max: settings.HUB_LEASE_MAX_SECONDS, default: settings.HUB_LEASE_DEFAULT_SECONDS },
+    limits: { perHost: settings.HUB_MAX_PER_HOST, total: settings.HUB_MAX_SUBSCRIPTIONS },
+  };
+  const app = createApp({ bundle, settings, mcp, hub: { hub, options: hubOptions } });
   const anyHost = ["0.0.0.0", "::", "[::]"].includes(settings.HOST);
   const listener = await listen(toNodeHandler(app), {
     hostname: settings.HOST,
@@ -45,14 +60,17 @@ try {
   }
   const ms = Math.round(performance.now() - started);
   console.log(`reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`);
+  await hub.start();
   const stop = async () => {
     await listener.close();
+    await hub.stop();
+    await store.close();
     process.exit(0);
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 } catch (error) {
-  if (error instanceof SettingsError || error instanceof BundleError) console.error(`reviewcast: ${error.message}`);
+  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError) console.error(`reviewcast: ${error.message}`);
   else if (/Unable to find an available port|EADDRINUSE/.test(String((error as Error)?.message))) {
     console.error(`reviewcast: port ${process.env.PORT ?? 3000} is already in use; stop the other server or set PORT`);
   } else console.error("reviewcast: could not start:", error);

@@ -28,6 +28,10 @@ export const SidecarSettings = BuildSettings.extend({
   HUB_LEASE_MAX_SECONDS: Seconds(2_592_000),
   HUB_LEASE_DEFAULT_SECONDS: Seconds(864_000),
   HUB_RETRY_BASE_SECONDS: Seconds(30),
+  /** How long an instance's claim on a delivery holds before another may take it over. */
+  HUB_CLAIM_SECONDS: Seconds(60),
+  HUB_MAX_SUBSCRIPTIONS: z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(100_000),
+  HUB_MAX_PER_HOST: z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(1_000),
 }).check((ctx) => {
   const s = ctx.value;
   if (s.HUB_LEASE_MIN_SECONDS > s.HUB_LEASE_MAX_SECONDS) {

@@ -106,6 +106,11 @@ export class HubStore implements Revocations {
     return (await this.db.selectFrom("topics").select("etag").where("topic", "=", topic).executeTakeFirst())?.etag;
   }
 
+  /** Record a topic's content when nothing is recorded yet, notifying no one. */
+  async recordTopic(topic: string, etag: string): Promise<void> {
+    await this.db.insertInto("topics").values({ topic, etag }).onConflict((oc) => oc.column("topic").doNothing()).execute();
+  }
+
   /**
    * Record `etag` as the topic's content and queue a notification for each active subscriber, in
    * one transaction, only when it differs from what was recorded. Of several instances told about

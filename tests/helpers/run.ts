@@ -1,5 +1,6 @@
 /** Run the project's own commands the way a user does, and capture what they print. */
 import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
@@ -13,7 +14,8 @@ export interface Run {
 /** The environment a user's shell would have: vitest adds Vite's own (BASE_URL="/", MODE, ...). */
 export function userEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { BASE_URL: _, MODE: __, DEV: ___, PROD: ____, SSR: _____, ...rest } = process.env;
-  return { ...rest, CI: "true", ...env };
+  // The embedded database goes to a temp folder, not the checkout's .state/.
+  return { ...rest, CI: "true", STATE_DIR: `${tmpdir()}/reviewcast-state-${process.pid}`, ...env };
 }
 
 export function runScript(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Run> {

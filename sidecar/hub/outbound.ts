@@ -1,0 +1,88 @@
+/**
+ * The hub's outbound HTTPS: to the address the SSRF check approved, with a connect timeout, a
+ * total timeout, no redirects followed, and at most a small part of the answer read.
+ */
+import { request, Agent } from "node:https";
+import { isIP } from "node:net";
+import { rootCertificates } from "node:tls";
+import type { ResolvedCallback } from "./ssrf.ts";
+
+export interface OutboundOptions {
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  /** Most bytes of a response read; the rest is dropped with the connection. */
+  maxResponseBytes: number;
+  /** Extra CA certificates to trust besides the system's and NODE_EXTRA_CA_CERTS (tests). */
+  ca?: string[];
+}
+
+export interface OutboundResponse {
+  status: number;
+  body: string;
+  truncated: boolean;
+}
+
+export function createAgent(options: OutboundOptions): Agent {
+  return new Agent({ keepAlive: true, maxSockets: 64, ...(options.ca && { ca: [...rootCertificates, ...options.ca] }) });
+}
+
+export function send(
+  url: URL,
+  to: ResolvedCallback,
+  init: { method: "GET" | "POST"; headers?: Record<string, string>; body?: Buffer },
+  options: OutboundOptions,
+  agent: Agent,
+): Promise<OutboundResponse> {
+  return new Promise((resolve, reject) => {
+    const hostname = url.hostname.replace(/^\[|\]$/g, "");
+    const req = request({
+      host: to.address,
+      family: to.family,
+      port: url.port || 443,
+      path: `${url.pathname}${url.search}`,
+      method: init.method,
+      agent,
+      // TLS checks the certificate against the callback's name, not the address dialled.
+      servername: isIP(hostname) ? undefined : hostname,
+      headers: { host: url.host, "user-agent": "reviewcast-websub-hub", ...init.headers, ...(init.body && { "content-length": String(init.body.length) }) },
+    });
+    const total = setTimeout(() => req.destroy(new Error(`no complete answer within ${options.totalTimeoutMs} ms`)), options.totalTimeoutMs);
+    req.on("socket", (socket) => {
+      if (!socket.connecting) return;
+      const connect = setTimeout(() => req.destroy(new Error(`could not connect within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+      socket.once("connect", () => clearTimeout(connect));
+      socket.once("close", () => clearTimeout(connect));
+    });
+    req.on("error", (error) => {
+      clearTimeout(total);
+      reject(error);
+    });
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      res.on("data", (chunk: Buffer) => {
+        if (truncated) return;
+        size += chunk.length;
+        if (size > options.maxResponseBytes) {
+          truncated = true;
+          chunks.push(chunk.subarray(0, options.maxResponseBytes - (size - chunk.length)));
+          clearTimeout(total);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), truncated });
+          res.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on("end", () => {
+        clearTimeout(total);
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), truncated });
+      });
+      res.on("error", (error) => {
+        clearTimeout(total);
+        reject(error);
+      });
+    });
+    req.end(init.body);
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * `POST /api/websub/hub`: subscribe and unsubscribe (WebSub §5.1; 202, then verification of
+ * intent), and the publish ping (`hub.mode=publish` with `hub.url` or `hub.topic`, repeatable).
+ * Parameters the hub does not know are ignored, as WebSub asks.
+ */
+import { FastResponse } from "srvx";
+import type { Methods } from "../app.ts";
+import { BundleError } from "../bundle.ts";
+import { CORS_HEADERS } from "../http/cors.ts";
+import { errorResponse, invalidParameters, type Issue } from "../http/errors.ts";
+import type { Hub } from "./hub.ts";
+import { CallbackRefused, resolveCallback } from "./ssrf.ts";
+import { topicPath, TOPICS } from "./topics.ts";
+
+export interface HubRouteOptions {
+  baseUrl: string;
+  allowPrivateCallbacks: boolean;
+  lease: { min: number; max: number; default: number };
+  limits: { perHost: number; total: number };
+}
+
+/** Form bodies are small: a callback, a topic, a secret. */
+const BODY_LIMIT = 16 * 1024;
+
+export function defineHubRoute(hub: Hub, options: HubRouteOptions): Methods {
+  return {
+    POST: async (request) => {
+      const type = request.headers.get("content-type") ?? "";
+      if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+        return errorResponse(415, "unsupported_media_type", "send the hub's parameters form-encoded (application/x-www-form-urlencoded)");
+      }
+      if (Number(request.headers.get("content-length") ?? 0) > BODY_LIMIT) return errorResponse(413, "payload_too_large", `the body is over ${BODY_LIMIT} bytes`);
+      const text = await request.text();
+      if (Buffer.byteLength(text) > BODY_LIMIT) return errorResponse(413, "payload_too_large", `the body is over ${BODY_LIMIT} bytes`);
+      const form = new URLSearchParams(text);
+      const mode = form.get("hub.mode");
+      if (mode === "subscribe" || mode === "unsubscribe") return subscription(hub, options, form, mode);
+      if (mode === "publish") return publish(hub, options, form);
+      return invalidParameters([{ path: ["hub.mode"], code: "invalid_value", message: "expected subscribe, unsubscribe or publish" }]);
+    },
+  };
+}
+
+async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchParams, mode: "subscribe" | "unsubscribe"): Promise<Response> {
+  const issues: Issue[] = [];
+  const topic = form.get("hub.topic");
+  if (!topic) issues.push({ path: ["hub.topic"], code: "invalid_type", message: "required" });
+  else if (!topicPath(options.baseUrl, topic)) {
+    issues.push({ path: ["hub.topic"], code: "invalid_value", message: `expected one of: ${TOPICS.map((t) => `${options.baseUrl}${t.path}`).join(", ")}` });
+  }
+  const callbackText = form.get("hub.callback");
+  let callback: URL | undefined;
+  if (!callbackText) issues.push({ path: ["hub.callback"], code: "invalid_type", message: "required" });
+  else if (!URL.canParse(callbackText)) issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an absolute https:// URL" });
+  else {
+    callback = new URL(callbackText);
+    if (callback.protocol !== "https:") issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an https:// URL: notifications are only sent over TLS" });
+    else if (callback.hash || callback.username || callback.password) issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected a URL without credentials or fragment" });
+  }
+  const leaseText = form.get("hub.lease_seconds");
+  if (leaseText !== null && !/^\d{1,10}$/.test(leaseText)) issues.push({ path: ["hub.lease_seconds"], code: "invalid_type", message: "expected a whole number of seconds" });
+  const secret = form.get("hub.secret");
+  if (secret !== null && (secret.length === 0 || Buffer.byteLength(secret) >= 200)) issues.push({ path: ["hub.secret"], code: "too_big", message: "expected 1 to 199 bytes (WebSub §5.1)" });
+  if (issues.length || !callback || !topic) return invalidParameters(issues);
+
+  try {
+    await resolveCallback(callback, options.allowPrivateCallbacks);
+  } catch (error) {
+    if (error instanceof CallbackRefused) return invalidParameters([{ path: ["hub.callback"], code: "invalid_value", message: error.message }]);
+    throw error;
+  }
+  const store = hub.store;
+  if (mode === "subscribe" && !(await store.subscription(topic, callback.href))) {
+    if ((await store.countSubscriptions(callback.host)) >= options.limits.perHost) {
+      return errorResponse(429, "too_many_subscriptions", `${callback.host} has ${options.limits.perHost} subscriptions already, the most one host may have`);
+    }
+    if ((await store.countSubscriptions()) >= options.limits.total) {
+      return errorResponse(429, "too_many_subscriptions", `the hub holds ${options.limits.total} subscriptions, as many as it takes`);
+    }
+  }
+  const requested = leaseText === null ? options.lease.default : Number(leaseText);
+  const lease = Math.min(options.lease.max, Math.max(options.lease.min, requested));
+  await store.addIntent({ mode, topic, callback: callback.href, callback_host: callback.host, secret, lease_seconds: lease }, Date.now());
+  hub.kick();
+  return json(202, { status: "accepted", message: `verification of intent will be sent to the callback (hub.lease_seconds=${lease})` });
+}
+
+async function publish(hub: Hub, options: HubRouteOptions, form: URLSearchParams): Promise<Response> {
+  const urls = [...form.getAll("hub.url"), ...form.getAll("hub.topic")];
+  if (urls.length === 0) return invalidParameters([{ path: ["hub.url"], code: "invalid_type", message: "required: the topic URL that changed (repeatable)" }]);
+  const unknown = urls.filter((u) => !topicPath(options.baseUrl, u));
+  if (unknown.length) return invalidParameters(unknown.map((u) => ({ path: ["hub.url"], code: "invalid_value", message: `${u} is not a topic of this hub` })));
+  try {
+    const result = await hub.publish(urls);
+    return json(202, { status: "accepted", changed: result.changed, notifications: result.queued });
+  } catch (error) {
+    if (error instanceof BundleError) return errorResponse(422, "bundle_refused", `the new build was refused and the previous one is still served: ${error.message}`);
+    throw error;
+  }
+}
+
+function json(status: number, body: unknown): Response {
+  return new FastResponse(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...CORS_HEADERS } });
+}

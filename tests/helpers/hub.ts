@@ -1,0 +1,81 @@
+/** A sidecar with its WebSub hub, on a small data folder that tests can change and rebuild. */
+import { join } from "node:path";
+import { createApp } from "../../sidecar/app.ts";
+import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
+import { DEFAULT_HUB_OPTIONS, Hub, type HubOptions } from "../../sidecar/hub/hub.ts";
+import type { HubRouteOptions } from "../../sidecar/hub/route.ts";
+import { openSqlite } from "../../sidecar/store/sqlite.ts";
+import type { HubStore } from "../../sidecar/store/store.ts";
+import { editReview, review, smallData, tempDir } from "./data.ts";
+import { runBuild } from "./run.ts";
+import { BASE_URL, testMcp } from "./sidecar.ts";
+import { testCerts } from "./subscriber.ts";
+
+export const TOPIC = { atom: `${BASE_URL}/feed.xml`, json: `${BASE_URL}/api/feed.json`, reviews: `${BASE_URL}/reviews.json` };
+
+export interface HubHarness {
+  app: ReturnType<typeof createApp>;
+  hub: Hub;
+  store: HubStore;
+  bundle: BundleRef;
+  data: string;
+  dist: string;
+  /** Change the newest review's text and rebuild dist/ (every topic changes). */
+  changeData: (text: string) => Promise<void>;
+  subscribe: (form: Record<string, string>) => Promise<Response>;
+  post: (form: URLSearchParams | Record<string, string>) => Promise<Response>;
+  close: () => Promise<void>;
+}
+
+export async function startHub(
+  options: Partial<HubOptions> = {},
+  route: Partial<HubRouteOptions> = {},
+  store?: HubStore,
+  shared?: { data: string; dist: string },
+): Promise<HubHarness> {
+  const { ca } = await testCerts();
+  let data = shared?.data;
+  let dist = shared?.dist;
+  if (!data || !dist) {
+    data = await smallData([review({ id: "r-1", date: "2025-03-01" }), review({ id: "r-2", date: "2025-03-02", text: "Mice gone." })]);
+    dist = join(await tempDir(), "dist");
+    const run = await runBuild(data, dist, { BASE_URL });
+    if (run.code !== 0) throw new Error(run.stderr);
+  }
+  const bundle = new BundleRef(await loadBundle(dist), dist);
+  store ??= await openSqlite(join(await tempDir(), "hub.db"));
+  const hub = new Hub(store, bundle, BASE_URL, {
+    ...DEFAULT_HUB_OPTIONS,
+    outbound: { ...DEFAULT_HUB_OPTIONS.outbound, connectTimeoutMs: 2_000, totalTimeoutMs: 2_000, ca: [ca] },
+    allowPrivateCallbacks: true,
+    retryBaseMs: 100,
+    pollMs: 50,
+    claimMs: 5_000,
+    ...options,
+  }, () => {});
+  const hubOptions: HubRouteOptions = {
+    baseUrl: BASE_URL,
+    allowPrivateCallbacks: true,
+    lease: { min: 1, max: 2_592_000, default: 864_000 },
+    limits: { perHost: 1_000, total: 10_000 },
+    ...route,
+  };
+  const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), hub: { hub, options: hubOptions } });
+  await hub.start();
+  const post = (form: URLSearchParams | Record<string, string>) =>
+    app.request("/api/websub/hub", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form as Record<string, string>).toString() });
+  return {
+    app, hub, store, bundle, data, dist,
+    post,
+    subscribe: (form) => post({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, ...form }),
+    changeData: async (text) => {
+      await editReview(join(data!, "reviews/2025.jsonl"), "r-2", (r) => ({ ...r, text }));
+      const run = await runBuild(data!, dist!, { BASE_URL });
+      if (run.code !== 0) throw new Error(run.stderr);
+    },
+    close: async () => {
+      await hub.stop();
+      await store!.close();
+    },
+  };
+}
