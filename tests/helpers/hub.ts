@@ -62,7 +62,7 @@ export async function startHub(
   };
   const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), hub: { hub, options: hubOptions } });
   await hub.start();
-  const post = (form: URLSearchParams | Record<string, string>) =>
+  const post = async (form: URLSearchParams | Record<string, string>) =>
     app.request("/api/websub/hub", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form as Record<string, string>).toString() });
   return {
     app, hub, store, bundle, data, dist,

@@ -1,0 +1,101 @@
+/**
+ * Scale-out and crashes: two instances sharing PostgreSQL deliver each change to each subscriber
+ * once; a sidecar killed mid-fan-out loses nothing once restarted.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPostgres } from "../../sidecar/store/postgres.ts";
+import { tempDir } from "../helpers/data.ts";
+import { startHub, TOPIC } from "../helpers/hub.ts";
+import { freshPostgres, NO_POSTGRES } from "../helpers/postgres.ts";
+import { userEnv } from "../helpers/run.ts";
+import { Subscriber, testCerts } from "../helpers/subscriber.ts";
+
+const postgres = await freshPostgres("instances");
+if (!postgres) console.warn(NO_POSTGRES);
+
+let subscriber: Subscriber;
+beforeAll(async () => {
+  subscriber = await Subscriber.start();
+});
+afterAll(async () => {
+  await subscriber.close();
+  await postgres?.drop();
+});
+
+describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
+  it("deliver each change to each of 200 subscribers exactly once", async () => {
+    const a = await startHub({}, {}, await openPostgres(postgres!.url));
+    const b = await startHub({}, {}, await openPostgres(postgres!.url), { data: a.data, dist: a.dist });
+    try {
+      const names = Array.from({ length: 200 }, (_, i) => `pg-${i}`);
+      // Subscriptions arrive at either instance, as behind a load balancer.
+      await Promise.all(names.map((n, i) => (i % 2 ? b : a).subscribe({ "hub.callback": subscriber.callback(n) })));
+      const end = Date.now() + 20_000;
+      while ((await a.store.countSubscriptions()) < 200) {
+        if (Date.now() > end) throw new Error("subscriptions not verified in time");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await a.changeData("A change both instances hear about.");
+      // The deploy pings both instances at once.
+      const pings = await Promise.all([a, b].map((h) => h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom })));
+      const bodies = await Promise.all(pings.map((p) => p.json()));
+      expect(bodies.map((x) => x.notifications).sort()).toEqual([0, 200]);
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(names.filter((n) => subscriber.of(n, "POST").length !== 1)).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+});
+
+describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
+  it("finishes the fan-out after a restart: every subscriber gets the change", async () => {
+    const dir = await tempDir();
+    const caFile = join(dir, "ca.pem");
+    await writeFile(caFile, (await testCerts()).ca);
+    const h = await startHub();
+    await h.close();
+    const env = userEnv({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DIST_DIR: h.dist,
+      STATE_DIR: join(dir, "state"),
+      HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+      HUB_CLAIM_SECONDS: "2",
+      HUB_RETRY_BASE_SECONDS: "1",
+      NODE_EXTRA_CA_CERTS: caFile,
+    });
+    const start = async (): Promise<{ child: ChildProcess; url: string }> => {
+      const child = spawn(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], { cwd: new URL("../../", import.meta.url).pathname, env, stdio: ["ignore", "pipe", "ignore"] });
+      const line = await new Promise<string>((resolve) => child.stdout!.on("data", (d) => String(d).includes("serving") && resolve(String(d))));
+      return { child, url: /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0] };
+    };
+    const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+    let server = await start();
+    const names = Array.from({ length: 200 }, (_, i) => `kill-${i}`);
+    try {
+      await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }))));
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length === 1), 20_000);
+      await new Promise((r) => setTimeout(r, 300));
+      // Slow subscribers, so that the kill lands in the middle of the fan-out.
+      for (const n of names) subscriber.behave(n, { kind: "slow", ms: 400 });
+      await h.changeData("The change the crash must not lose.");
+      expect((await fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": TOPIC.atom }))).status).toBe(202);
+      await subscriber.waitFor(() => names.filter((n) => subscriber.of(n, "POST").length > 0).length >= 20, 20_000);
+      server.child.kill("SIGKILL");
+      await new Promise((r) => server.child.once("exit", r));
+      const before = names.filter((n) => subscriber.of(n, "POST").length > 0).length;
+      expect(before).toBeLessThan(200);
+      server = await start();
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 30_000);
+      expect(names.filter((n) => subscriber.of(n, "POST").length === 0)).toEqual([]);
+    } finally {
+      server.child.kill("SIGKILL");
+    }
+  }, 90_000);
+});
