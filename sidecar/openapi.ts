@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ReviewsDataset } from "../data/schema/public.ts";
-import { ErrorBody, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./schema.ts";
+import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./schema.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -84,6 +84,47 @@ export function openApiDocument(baseUrl: string) {
             "304": notModified,
             "400": error("Malformed or impossible date, or invalid parameters"),
           },
+        },
+      },
+      "/api/websub/hub": {
+        post: {
+          summary: "WebSub hub: subscribe, unsubscribe, or ping after a publish",
+          description:
+            "subscribe/unsubscribe: 202, then the hub verifies intent with a GET to the callback (hub.mode, hub.topic, hub.challenge, hub.lease_seconds); the callback must answer 2xx with the challenge as its exact body. Notifications POST the topic's full content (application/atom+xml, application/feed+json or application/json) with Link rel=hub and rel=self, and X-Hub-Signature when a secret was given; 3 consecutive failures end the subscription. publish: reloads the build and notifies the subscribers of each topic whose content changed.",
+          requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: jsonSchema(HubForm, "input") } } },
+          responses: {
+            "202": { description: "Accepted", ...json({ type: "object", properties: { status: { type: "string" }, changed: { type: "array", items: { type: "string" } }, notifications: { type: "integer" } } }) },
+            "400": error("Invalid field (missing, unknown mode, topic not one of the three, callback not a public https URL)"),
+            "413": error("Body too large"),
+            "415": error("Body not form-encoded"),
+            "422": error("publish: the new build was refused; the previous one is still served"),
+            "429": error("Subscription limit reached for the callback's host, or in total"),
+          },
+        },
+      },
+      "/mcp": {
+        post: {
+          summary: "Model Context Protocol (streamable HTTP)",
+          description:
+            "JSON-RPC 2.0 over streamable HTTP (MCP 2025-06-18). Send Accept: application/json, text/event-stream. initialize returns Mcp-Session-Id; send it on every later request (missing: 400; unknown, expired or ended: 404). A foreign Origin gets 403. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights.",
+          parameters: [
+            { name: "Mcp-Session-Id", in: "header", required: false, schema: { type: "string" } },
+            { name: "MCP-Protocol-Version", in: "header", required: false, schema: { type: "string" } },
+          ],
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["jsonrpc"], properties: { jsonrpc: { const: "2.0" }, id: {}, method: { type: "string" }, params: { type: "object" } } } } } },
+          responses: {
+            "200": { description: "JSON-RPC response", ...json({ type: "object" }) },
+            "202": { description: "Notification accepted" },
+            "400": { description: "Missing session, or malformed JSON-RPC (-32700, -32600, -32602)", ...json({ type: "object" }) },
+            "403": { description: "Origin or Host not allowed (DNS-rebinding protection)", ...json({ type: "object" }) },
+            "404": { description: "Session unknown, expired or ended", ...json({ type: "object" }) },
+            "406": { description: "Accept does not list application/json and text/event-stream", ...json({ type: "object" }) },
+          },
+        },
+        delete: {
+          summary: "End an MCP session",
+          parameters: [{ name: "Mcp-Session-Id", in: "header", required: true, schema: { type: "string" } }],
+          responses: { "204": { description: "Ended" }, "400": { description: "No session id" }, "404": { description: "Session unknown, expired or ended" } },
         },
       },
       "/.well-known/openapi.json": {

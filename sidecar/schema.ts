@@ -63,3 +63,15 @@ export const ErrorBody = z.object({
     .describe("On 400: one entry per problem, path[0] naming the parameter"),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The hub's form fields (WebSub §5.1, plus the publish ping). Unknown fields are ignored. */
+export const HubForm = z.looseObject({
+  "hub.mode": z.enum(["subscribe", "unsubscribe", "publish"], { error: "expected subscribe, unsubscribe or publish" }),
+  "hub.callback": z.string().optional().describe("subscribe, unsubscribe: the subscriber's https:// URL; its own query string is kept"),
+  "hub.topic": z.string().optional().describe("subscribe, unsubscribe: one of {base}/feed.xml, {base}/api/feed.json, {base}/reviews.json; publish: like hub.url"),
+  "hub.lease_seconds": z.string().regex(/^\d{1,10}$/, { error: "expected a whole number of seconds" }).optional()
+    .describe("subscribe: lease asked for; the hub keeps it within its bounds"),
+  "hub.secret": z.string().min(1, { error: "expected 1 to 199 bytes (WebSub §5.1)" }).refine((s) => Buffer.byteLength(s) < 200, { error: "expected 1 to 199 bytes (WebSub §5.1)" }).optional()
+    .describe("subscribe: notifications carry X-Hub-Signature: sha256=HMAC of the body"),
+  "hub.url": z.string().optional().describe("publish: a topic URL whose content may have changed (repeatable)"),
+});

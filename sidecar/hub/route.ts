@@ -8,6 +8,8 @@ import type { Methods } from "../app.ts";
 import { BundleError } from "../bundle.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { errorResponse, invalidParameters, type Issue } from "../http/errors.ts";
+import { fromZod } from "../http/query.ts";
+import { HubForm } from "../schema.ts";
 import type { Hub } from "./hub.ts";
 import { CallbackRefused, resolveCallback } from "./ssrf.ts";
 import { topicPath, TOPICS } from "./topics.ts";
@@ -33,10 +35,10 @@ export function defineHubRoute(hub: Hub, options: HubRouteOptions): Methods {
       const text = await request.text();
       if (Buffer.byteLength(text) > BODY_LIMIT) return errorResponse(413, "payload_too_large", `the body is over ${BODY_LIMIT} bytes`);
       const form = new URLSearchParams(text);
-      const mode = form.get("hub.mode");
-      if (mode === "subscribe" || mode === "unsubscribe") return subscription(hub, options, form, mode);
-      if (mode === "publish") return publish(hub, options, form);
-      return invalidParameters([{ path: ["hub.mode"], code: "invalid_value", message: "expected subscribe, unsubscribe or publish" }]);
+      const fields = fromZod(HubForm.safeParse(Object.fromEntries(form)));
+      if (!fields.ok) return invalidParameters(fields.issues);
+      const mode = fields.value["hub.mode"];
+      return mode === "publish" ? publish(hub, options, form) : subscription(hub, options, form, mode);
     },
   };
 }
@@ -57,10 +59,9 @@ async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchP
     if (callback.protocol !== "https:") issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an https:// URL: notifications are only sent over TLS" });
     else if (callback.hash || callback.username || callback.password) issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected a URL without credentials or fragment" });
   }
+  // HubForm checked hub.lease_seconds and hub.secret already.
   const leaseText = form.get("hub.lease_seconds");
-  if (leaseText !== null && !/^\d{1,10}$/.test(leaseText)) issues.push({ path: ["hub.lease_seconds"], code: "invalid_type", message: "expected a whole number of seconds" });
   const secret = form.get("hub.secret");
-  if (secret !== null && (secret.length === 0 || Buffer.byteLength(secret) >= 200)) issues.push({ path: ["hub.secret"], code: "too_big", message: "expected 1 to 199 bytes (WebSub §5.1)" });
   if (issues.length || !callback || !topic) return invalidParameters(issues);
 
   try {

@@ -1,0 +1,30 @@
+/**
+ * `npm run hub:ping`: after a deploy, tell the hub that the three topics may have changed. The
+ * hub reloads dist/ and notifies the subscribers of each topic whose content did change.
+ * HUB_URL overrides where the ping goes (default `${BASE_URL}/api/websub/hub`). Exit 0 when the
+ * hub accepted it, 1 otherwise, with the reason.
+ */
+import { BuildSettings, parseSettings } from "../build/settings.ts";
+import { hubUrl, TOPICS } from "../sidecar/hub/topics.ts";
+
+const { BASE_URL } = parseSettings(BuildSettings, process.env);
+const target = process.env.HUB_URL || hubUrl(BASE_URL);
+const form = new URLSearchParams([["hub.mode", "publish"], ...TOPICS.map((t) => ["hub.url", `${BASE_URL}${t.path}`] as [string, string])]);
+try {
+  const res = await fetch(target, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    console.error(`hub:ping: ${target} answered ${res.status}: ${text}`);
+    process.exit(1);
+  }
+  const body = JSON.parse(text) as { changed: string[]; notifications: number };
+  console.log(`hub:ping: ${body.changed.length ? `changed: ${body.changed.join(", ")}` : "no topic changed"}; ${body.notifications} notifications queued`);
+} catch (error) {
+  console.error(`hub:ping: could not reach ${target}: ${(error as Error).message}`);
+  process.exit(1);
+}
