@@ -16,8 +16,8 @@ const TSX = join(ROOT, "node_modules/.bin/tsx");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const quick = process.env.BENCH_QUICK === "1";
-/** Which parts to run: build, search, mcp (all by default). */
-const parts = new Set((process.env.BENCH_PARTS ?? "build,search,mcp").split(","));
+/** Which parts to run: build, search, mcp, hub (all by default). */
+const parts = new Set((process.env.BENCH_PARTS ?? "build,search,mcp,hub").split(","));
 const env = { ...process.env, CI: "true" };
 const lines: string[] = [];
 const say = (line = "") => {
@@ -218,4 +218,12 @@ if (parts.has("mcp")) {
     await stop(sidecar.child);
   }
 }
+if (parts.has("hub")) {
+  say();
+  say("## WebSub hub: one change fanned out to 1,000 HTTPS subscribers");
+  say();
+  const result = JSON.parse((await run(["bench/hub.ts"])).trim().split("\n").at(-1)!);
+  say(`${result.subscribers} subscribers notified in ${result.seconds} s (publish ping to last notification received); hub RSS ${result.rss_before_mib} MiB before, ${result.rss_after_mib} MiB after.`);
+}
+
 await writeFile(join(WORK, "report.md"), lines.join("\n") + "\n");

@@ -61,8 +61,8 @@ export class Subscriber {
 
   private constructor(private readonly server: Server, readonly url: string) {}
 
-  static async start(): Promise<Subscriber> {
-    const { key, cert } = await testCerts();
+  static async start(certs?: TestCerts): Promise<Subscriber> {
+    const { key, cert } = certs ?? (await testCerts());
     let self: Subscriber;
     const server = createServer({ key, cert }, (req, res) => {
       const chunks: Buffer[] = [];
