@@ -25,7 +25,9 @@ export async function freshPostgres(name: string): Promise<TestDatabase | undefi
   const db = `reviewcast_${name}_${process.pid}_${Date.now() % 100000}`;
   try {
     await admin((c) => c.query(`CREATE DATABASE ${db}`));
-  } catch {
+  } catch (error) {
+    // CI sets REQUIRE_POSTGRES: there, a missing server is a failure, not a skip.
+    if (process.env.REQUIRE_POSTGRES) throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES) but not reachable at ${ADMIN}: ${(error as Error).message}`);
     return undefined;
   }
   const url = new URL(ADMIN);
