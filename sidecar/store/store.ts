@@ -4,21 +4,13 @@
  * because the process was killed, lapses and the work is claimed again, by this instance after a
  * restart or by another one. On PostgreSQL claims skip rows another instance holds locked.
  */
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { Revocations } from "../mcp/session.ts";
 import type { Database } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
 
-export interface Intent {
-  id: number;
-  mode: "subscribe" | "unsubscribe";
-  topic: string;
-  callback: string;
-  callback_host: string;
-  secret: string | null;
-  lease_seconds: number;
-}
+export type Intent = Omit<Selectable<Database["intents"]>, "created_at" | "claimed_until">;
 
 export interface Delivery {
   id: number;

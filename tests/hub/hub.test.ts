@@ -24,6 +24,22 @@ async function subscribed(harness: HubHarness, cb: string, topic = TOPIC.atom) {
   }
 }
 
+/** A fresh hub with one verified subscriber to the Atom topic. */
+async function withSubscriber(): Promise<{ s: string; cb: string }> {
+  h = await startHub();
+  const s = name();
+  const cb = subscriber.callback(s);
+  await h.subscribe({ "hub.callback": cb });
+  await subscribed(h, cb);
+  return { s, cb };
+}
+
+/** Change the data, rebuild, and ping the hub for the Atom topic. */
+async function changeAndPublish(text: string): Promise<void> {
+  await h.changeData(text);
+  await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
+}
+
 describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () => {
   it("answers 202, then verifies with a GET carrying mode, topic, a challenge and the lease; an exact echo activates it", async () => {
     h = await startHub();
@@ -144,10 +160,7 @@ describe("notifications (SPEC §6)", () => {
   });
 
   it("notifies no one when a pinged topic has not changed", async () => {
-    h = await startHub();
-    const s = name();
-    await h.subscribe({ "hub.callback": subscriber.callback(s) });
-    await subscribed(h, subscriber.callback(s));
+    const { s } = await withSubscriber();
     const res = await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
     expect(await res.json()).toMatchObject({ changed: [], notifications: 0 });
     await new Promise((r) => setTimeout(r, 300));
@@ -155,25 +168,16 @@ describe("notifications (SPEC §6)", () => {
   });
 
   it("sends no signature without a secret", async () => {
-    h = await startHub();
-    const s = name();
-    await h.subscribe({ "hub.callback": subscriber.callback(s) });
-    await subscribed(h, subscriber.callback(s));
-    await h.changeData("Changed once more.");
-    await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
+    const { s } = await withSubscriber();
+    await changeAndPublish("Changed once more.");
     await subscriber.waitFor(() => subscriber.of(s, "POST").length === 1);
     expect(subscriber.of(s, "POST")[0]!.headers["x-hub-signature"]).toBeUndefined();
   });
 
   it("removes a subscription after 3 consecutive failed deliveries, retrying in between", async () => {
-    h = await startHub();
-    const s = name();
-    const cb = subscriber.callback(s);
-    await h.subscribe({ "hub.callback": cb });
-    await subscribed(h, cb);
+    const { s, cb } = await withSubscriber();
     subscriber.behave(s, { kind: "status", status: 500 });
-    await h.changeData("Failing deliveries.");
-    await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
+    await changeAndPublish("Failing deliveries.");
     await subscriber.waitFor(() => subscriber.of(s, "POST").length === 3);
     const times = subscriber.of(s, "POST").map((r) => r.at);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(times[1]! - times[0]!); // backoff grows
@@ -184,14 +188,9 @@ describe("notifications (SPEC §6)", () => {
   });
 
   it("resets the failure count after a success", async () => {
-    h = await startHub();
-    const s = name();
-    const cb = subscriber.callback(s);
-    await h.subscribe({ "hub.callback": cb });
-    await subscribed(h, cb);
+    const { s, cb } = await withSubscriber();
     subscriber.behave(s, { kind: "status", status: 503 });
-    await h.changeData("One failure then fine.");
-    await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
+    await changeAndPublish("One failure then fine.");
     await subscriber.waitFor(() => subscriber.of(s, "POST").length === 2);
     subscriber.behave(s, { kind: "echo" });
     await subscriber.waitFor(() => subscriber.of(s, "POST").length === 3);
@@ -215,11 +214,7 @@ describe("notifications (SPEC §6)", () => {
   });
 
   it("stops notifying after a verified unsubscribe", async () => {
-    h = await startHub();
-    const s = name();
-    const cb = subscriber.callback(s);
-    await h.subscribe({ "hub.callback": cb });
-    await subscribed(h, cb);
+    const { s, cb } = await withSubscriber();
     expect((await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": cb })).status).toBe(202);
     await subscriber.waitFor(() => subscriber.of(s, "GET").some((r) => r.url.searchParams.get("hub.mode") === "unsubscribe"));
     const end = Date.now() + 3000;
@@ -227,18 +222,13 @@ describe("notifications (SPEC §6)", () => {
       if (Date.now() > end) throw new Error("still subscribed");
       await new Promise((r) => setTimeout(r, 20));
     }
-    await h.changeData("After unsubscribe.");
-    await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
+    await changeAndPublish("After unsubscribe.");
     await new Promise((r) => setTimeout(r, 300));
     expect(subscriber.of(s, "POST")).toEqual([]);
   });
 
   it("keeps a subscription whose unsubscribe is not confirmed", async () => {
-    h = await startHub();
-    const s = name();
-    const cb = subscriber.callback(s);
-    await h.subscribe({ "hub.callback": cb });
-    await subscribed(h, cb);
+    const { s, cb } = await withSubscriber();
     subscriber.behave(s, { kind: "status", status: 404 });
     await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": cb });
     await subscriber.waitFor(() => subscriber.of(s, "GET").length === 2);
@@ -253,8 +243,7 @@ describe("notifications (SPEC §6)", () => {
     await h.subscribe({ "hub.callback": cb, "hub.lease_seconds": "1" });
     await subscribed(h, cb);
     await new Promise((r) => setTimeout(r, 1200));
-    await h.changeData("After the lease.");
-    await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
+    await changeAndPublish("After the lease.");
     await new Promise((r) => setTimeout(r, 300));
     expect(subscriber.of(s, "POST")).toEqual([]);
     expect(await h.store.subscription(TOPIC.atom, cb)).toBeUndefined();
