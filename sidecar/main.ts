@@ -3,6 +3,7 @@
  * Fails fast, naming the cause: bad settings, no dist/, or a port already taken.
  */
 import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
 import { toNodeHandler } from "h3";
 import { listen } from "listhen";
 import { SettingsError } from "../build/settings.ts";
@@ -10,6 +11,7 @@ import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { allowedFor } from "./mcp/route.ts";
 import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
+import { limitServer } from "./http/server.ts";
 import { SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
 import { openState, StateError } from "./state.ts";
@@ -49,7 +51,10 @@ try {
     qr: false,
     open: false,
     clipboard: false,
+    // listhen would exit at once on SIGTERM; the graceful stop below does it after in-flight work.
+    autoClose: false,
   });
+  limitServer(listener.server as Server);
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
   if (port !== settings.PORT) {
@@ -61,14 +66,21 @@ try {
   const ms = Math.round(performance.now() - started);
   console.log(`reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`);
   await hub.start();
-  const stop = async () => {
+  // Graceful stop: no new connections, in-flight requests and claimed deliveries finish, then the
+  // database closes. A stop that hangs past the deadline is cut short.
+  const stop = async (signal: string) => {
+    console.log(`reviewcast: ${signal}: finishing in-flight work`);
+    setTimeout(() => {
+      console.error("reviewcast: in-flight work did not finish in 30 s; exiting");
+      process.exit(1);
+    }, 30_000).unref();
     await listener.close();
     await hub.stop();
     await store.close();
     process.exit(0);
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
 } catch (error) {
   if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError) console.error(`reviewcast: ${error.message}`);
   else if (/Unable to find an available port|EADDRINUSE/.test(String((error as Error)?.message))) {

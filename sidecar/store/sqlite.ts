@@ -8,11 +8,29 @@ import type { Database as Tables } from "./schema.ts";
 import { HubStore } from "./store.ts";
 
 export async function openSqlite(file: string): Promise<HubStore> {
-  if (file !== ":memory:") await mkdir(dirname(file), { recursive: true });
+  if (file !== ":memory:") await ensureDir(dirname(file));
   const database = new Database(file);
   // WAL lets readers go on while the hub writes; the busy timeout rides out a concurrent writer.
   database.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: database as never }) });
   await migrate(db, "sqlite");
   return new HubStore(db, "sqlite");
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir never returns for a path under /proc
+ * (seen on Node 20), which turned a bad STATE_DIR into a hung start instead of an error.
+ */
+async function ensureDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
+    await ensureDir(dirname(dir));
+    await mkdir(dir).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== "EEXIST") throw again;
+    });
+  }
 }

@@ -1,0 +1,71 @@
+/** Faults at the edges of the process: a graceful stop mid-delivery, and a state folder it cannot use. */
+import { spawn } from "node:child_process";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqlite } from "../../sidecar/store/sqlite.ts";
+import { tempDir } from "../helpers/data.ts";
+import { startHub, TOPIC } from "../helpers/hub.ts";
+import { runScript, userEnv } from "../helpers/run.ts";
+import { builtDist } from "../helpers/sidecar.ts";
+import { Subscriber, testCerts } from "../helpers/subscriber.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+let subscriber: Subscriber;
+beforeAll(async () => {
+  subscriber = await Subscriber.start();
+});
+afterAll(() => subscriber.close());
+
+describe("SIGTERM", () => {
+  it("stops accepting, finishes the delivery in flight, closes the database and exits 0", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "ca.pem"), (await testCerts()).ca);
+    const h = await startHub();
+    await h.close();
+    const state = join(dir, "state");
+    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
+      cwd: ROOT,
+      env: userEnv({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: h.dist, STATE_DIR: state, HUB_ALLOW_PRIVATE_CALLBACKS: "true", NODE_EXTRA_CA_CERTS: join(dir, "ca.pem") }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    const url = await new Promise<string>((resolve) => child.stdout.on("data", () => /http:\/\/127\.0\.0\.1:\d+/.test(out) && resolve(/http:\/\/127\.0\.0\.1:\d+/.exec(out)![0])));
+    const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback("term") }));
+    await subscriber.waitFor(() => subscriber.of("term", "GET").length === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    subscriber.behave("term", { kind: "slow", ms: 1_500 });
+    await h.changeData("Delivered while the sidecar stops.");
+    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": TOPIC.atom }));
+    await subscriber.waitFor(() => subscriber.of("term", "POST").length === 1);
+    const exited = new Promise<number | null>((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(fetch(`${url}/api/reviews/search`)).rejects.toThrow();
+    expect(await exited).toBe(0);
+    const store = await openSqlite(join(state, "hub.db"));
+    try {
+      expect(await store.pendingDeliveries()).toBe(0);
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
+});
+
+describe("a state folder that cannot be used", () => {
+  it.each([
+    ["on a read-only file system", async () => "/proc/reviewcast-state", /cannot open the hub's database \/proc\/reviewcast-state\/hub\.db \(STATE_DIR\)/],
+    ["on a full disk", async () => {
+      const dir = join(await tempDir(), "full");
+      await mkdir(dir);
+      await symlink("/dev/full", join(dir, "hub.db"));
+      return dir;
+    }, /cannot open the hub's database .*hub\.db \(STATE_DIR\): database or disk is full/],
+  ])("stops at start with a clear error %s", async (_, folder, message) => {
+    const run = await runScript("sidecar/main.ts", [], { PORT: "0", DIST_DIR: await builtDist(), STATE_DIR: await folder() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(message);
+  }, 20_000);
+});

@@ -1,0 +1,58 @@
+import { createServer } from "node:http";
+import { connect } from "node:net";
+import { toNodeHandler } from "h3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { limitServer } from "../../sidecar/http/server.ts";
+import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+
+let sidecar: Sidecar;
+let port: number;
+const server = createServer();
+beforeAll(async () => {
+  sidecar = await startSidecar(await builtDist());
+  server.on("request", toNodeHandler(sidecar.app));
+  limitServer(server, { headersTimeoutMs: 300, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500 });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await sidecar.close();
+});
+
+/** Open a raw socket, feed it `chunks` one every `everyMs`; resolve with how long until the server closed it. */
+function trickle(chunks: string[], everyMs: number): Promise<{ closedAfterMs: number; answer: string }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    let i = 0;
+    const timer = setInterval(() => (i < chunks.length ? socket.write(chunks[i++]!) : undefined), everyMs);
+    socket.on("data", (d) => (answer += d));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve({ closedAfterMs: Date.now() - started, answer });
+    });
+  });
+}
+
+describe("server limits (slow clients)", () => {
+  it("cuts off a client that trickles its headers (slow loris)", async () => {
+    const request = "GET /reviews.json HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n\r\n".split("");
+    const { closedAfterMs, answer } = await trickle(request, 50);
+    expect(answer).toBe("");
+    expect(closedAfterMs).toBeLessThan(1_500);
+  });
+
+  it("cuts off a connection that never sends a request", async () => {
+    const { closedAfterMs } = await trickle([], 1_000);
+    expect(closedAfterMs).toBeLessThan(1_500);
+  });
+
+  it("still answers a client that sends its request at once", async () => {
+    const { answer } = await trickle(["GET /api/reviews/search?limit=1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"], 10);
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+  });
+});
