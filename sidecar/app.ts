@@ -16,6 +16,7 @@ import type { Hub } from "./hub/hub.ts";
 import { defineHubRoute, type HubRouteOptions } from "./hub/route.ts";
 import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
 import type { SidecarSettings } from "./settings.ts";
+import { isDatabaseError } from "./store/errors.ts";
 
 /** The API's version (OpenAPI info.version, MCP serverInfo.version). */
 export const VERSION = "1.0.0";
@@ -39,6 +40,11 @@ export function createApp(deps: AppDeps): H3 {
     onError(error: HTTPError, event: H3Event) {
       // h3 answers malformed percent-encoding itself with a 400: keep the contract's body.
       if (error.status >= 400 && error.status < 500) return errorResponse(error.status, "bad_request", error.message);
+      // The database being restarted is an outage to retry, not a fault in the request.
+      if (isDatabaseError(error.cause)) {
+        log(`database unavailable on ${event.req.method} ${event.url.pathname}`, error.cause);
+        return errorResponse(503, "unavailable", "the service's database is briefly unavailable; retry shortly", { headers: { "retry-after": "5" } });
+      }
       log(`unhandled error on ${event.req.method} ${event.url.pathname}`, error.cause ?? error);
       return errorResponse(500, "internal_error", "something went wrong on our side; it has been logged");
     },

@@ -10,8 +10,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 
 export async function openPostgres(url: string): Promise<HubStore> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-  // A dropped connection is replaced by the pool; without a listener it would crash the process.
+  // A connection the server drops (a restart) must not crash the process: the pool's own listener
+  // covers idle connections, this one those in use; the query on it fails, and the pool discards
+  // the connection when it is released.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, "postgres");
   return new HubStore(db, "postgres");
