@@ -69,6 +69,7 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
   it.each([
     ["a wrong echo", { kind: "wrong-echo" } as const],
     ["a non-2xx answer", { kind: "status", status: 404 } as const],
+    ["a redirect (never followed)", { kind: "status", status: 302 } as const],
     ["a callback that never answers", { kind: "hang" } as const],
     ["an answer too large to be the challenge", { kind: "huge" } as const],
   ])("rejects the subscription on %s", async (_, behaviour) => {

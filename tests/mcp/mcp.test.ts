@@ -194,6 +194,26 @@ describe("MCP sessions and protocol errors", () => {
 });
 
 describe("MCP across instances", () => {
+  it("refuses on every instance a session ended on one, through the shared database", async () => {
+    const { openSqlite } = await import("../../sidecar/store/sqlite.ts");
+    const { tempDir } = await import("../helpers/data.ts");
+    const file = `${await tempDir()}/hub.db`;
+    const [storeA, storeB] = [await openSqlite(file), await openSqlite(file)];
+    const dist = await builtDist();
+    const a = await startSidecar(dist, { mcp: testMcp(undefined, storeA) });
+    const b = await startSidecar(dist, { mcp: testMcp(undefined, storeB) });
+    try {
+      const id = (await rpc(a.targets[1]!.fetch, INITIALIZE)).headers.get("mcp-session-id")!;
+      const list = { jsonrpc: "2.0", id: 9, method: "tools/list", params: {} };
+      expect((await rpc(b.targets[1]!.fetch, list, { "mcp-session-id": id })).status).toBe(200);
+      expect((await a.targets[1]!.fetch("/mcp", { method: "DELETE", headers: { "mcp-session-id": id } })).status).toBe(204);
+      expect((await rpc(b.targets[1]!.fetch, list, { "mcp-session-id": id })).status).toBe(404);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await Promise.all([storeA.close(), storeB.close()]);
+    }
+  });
+
   it("accepts a session issued by another instance with the same secret, and refuses one with another", async () => {
     const dist = await builtDist();
     const shared = new MemoryRevocations();
