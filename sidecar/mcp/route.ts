@@ -8,13 +8,14 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { FastResponse } from "srvx";
 import type { Methods } from "../app.ts";
 import type { BundleRef } from "../bundle.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import type { Revocations, SessionSigner } from "./session.ts";
-import { registerTools } from "./tools.ts";
+import { registerTools, type ToolEntry } from "./tools.ts";
 
 /**
  * The shape each request's params must have. The SDK reports a request failing its own schema as
@@ -48,12 +49,15 @@ export interface McpDeps {
   /** When set (a loopback server), the only Host values accepted. */
   allowedHosts?: ReadonlySet<string>;
   version: string;
+  /** Answer successful tools/call requests without the SDK's per-request machinery (default on). */
+  fastToolCalls?: boolean;
 }
 
 export function defineMcpRoute(deps: McpDeps): Methods {
   const pool = new ServerPool(() => createServer(deps));
+  const tools = deps.fastToolCalls === false ? undefined : registerTools(undefined, deps.bundle, deps.baseUrl);
   return {
-    POST: (request) => post(deps, pool, request),
+    POST: (request) => post(deps, pool, request, tools),
     DELETE: (request) => end(deps, request),
     // A read-only server has nothing to push on a standalone stream (spec: 405 is allowed).
   };
@@ -77,7 +81,7 @@ class ServerPool {
   }
 }
 
-async function post(deps: McpDeps, pool: ServerPool, request: Request): Promise<Response> {
+async function post(deps: McpDeps, pool: ServerPool, request: Request, tools?: Map<string, ToolEntry>): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -99,6 +103,10 @@ async function post(deps: McpDeps, pool: ServerPool, request: Request): Promise<
     const problem = await checkSession(deps, request);
     if (problem) return problem;
   }
+  if (tools && messages.length === 1) {
+    const fast = await fastToolCall(tools, request, messages[0] as Record<string, unknown>);
+    if (fast) return fast;
+  }
   const server = pool.acquire();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
@@ -116,6 +124,33 @@ async function post(deps: McpDeps, pool: ServerPool, request: Request): Promise<
     await server.close();
     if (reusable) pool.release(server);
   }
+}
+
+/**
+ * The hot path, tools/call, answered directly: the SDK builds a transport per request, validates
+ * every message with its schemas and connects a server around it, ten times the cost of the
+ * search itself. Only a request the SDK would accept and a tool that succeeds take this path,
+ * with the same input schema and the same handler; everything else (other methods, bad
+ * headers, invalid arguments, tool errors) goes to the SDK, so errors keep its exact shape.
+ * Tests check that both paths give the same results.
+ */
+async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, message: Record<string, unknown>): Promise<Response | undefined> {
+  if (message.method !== "tools/call" || (typeof message.id !== "string" && typeof message.id !== "number")) return undefined;
+  const params = message.params as { name: string; arguments?: Record<string, unknown>; _meta?: unknown; task?: unknown };
+  const tool = tools.get(params.name);
+  if (!tool || params.task !== undefined) return undefined;
+  // The checks the SDK's transport makes before it handles a POST.
+  const accept = request.headers.get("accept") ?? "";
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
+  if (!(request.headers.get("content-type") ?? "").includes("application/json")) return undefined;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const args = tool.inputSchema.safeParse(params.arguments ?? {});
+  if (!args.success) return undefined;
+  const result = await tool.handler(args.data);
+  if (result.isError) return undefined;
+  const body = `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(Buffer.byteLength(body)) } });
 }
 
 /** DELETE /mcp: end the session, for every instance that shares the revocation store. */

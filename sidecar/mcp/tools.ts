@@ -41,8 +41,27 @@ const PageOut = {
   next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
 };
 
-export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string): void {
-  server.registerTool(
+/** A tool as the fast path in route.ts calls it: the same schema and handler the SDK is given. */
+export interface ToolEntry {
+  inputSchema: z.ZodType;
+  handler: (args: any) => Promise<CallToolResult>;
+}
+
+/**
+ * Register the tools on `server` (when given) and return them by name. One definition serves the
+ * SDK and route.ts's fast path for successful tools/call requests.
+ */
+export function registerTools(server: McpServer | undefined, ref: BundleRef, baseUrl: string): Map<string, ToolEntry> {
+  const tools = new Map<string, ToolEntry>();
+  const define = <I extends z.ZodType>(
+    name: string,
+    config: { title: string; description: string; inputSchema: I; outputSchema: z.ZodRawShape; annotations: Record<string, unknown> },
+    handler: (args: z.infer<I>) => Promise<CallToolResult>,
+  ) => {
+    tools.set(name, { inputSchema: config.inputSchema, handler });
+    server?.registerTool(name, config as never, handler as never);
+  };
+  define(
     "get_business",
     {
       title: "Business details and rating",
@@ -73,7 +92,7 @@ export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string
     },
   );
 
-  server.registerTool(
+  define(
     "search_reviews",
     {
       title: "Search reviews",
@@ -91,7 +110,7 @@ export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string
     },
   );
 
-  server.registerTool(
+  define(
     "get_review",
     {
       title: "One review",
@@ -114,7 +133,7 @@ export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string
     },
   );
 
-  server.registerTool(
+  define(
     "get_reviews_since",
     {
       title: "Reviews since a date",
@@ -141,7 +160,7 @@ export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string
     },
   );
 
-  server.registerTool(
+  define(
     "get_insights",
     {
       title: "Insights",
@@ -171,6 +190,7 @@ export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string
       return { content: [{ type: "text", text: JSON.stringify(found) }], structuredContent: { insights: { [kind]: found } } };
     },
   );
+  return tools;
 }
 
 function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string) {
