@@ -43,7 +43,7 @@ describe("tools/call fast path", () => {
           return { status: res.status, body: await res.json() };
         }));
         expect(a).toEqual(b);
-        if (!a.body.result?.isError) taken++;
+        if (!a!.body.result?.isError) taken++;
       }),
       { numRuns: 300 },
     );
