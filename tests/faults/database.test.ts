@@ -1,43 +1,35 @@
 /** Faults on the hub's outside: the database dropping its connections, a callback answering without end. */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { startHub, TOPIC } from "../helpers/hub.ts";
-import { freshPostgres, NO_POSTGRES } from "../helpers/postgres.ts";
-import { Subscriber } from "../helpers/subscriber.ts";
+import { usePostgres } from "../helpers/postgres.ts";
+import { useSubscriber } from "../helpers/subscriber.ts";
 
-const postgres = await freshPostgres("faults");
-if (!postgres) console.warn(NO_POSTGRES);
-let subscriber: Subscriber;
-beforeAll(async () => {
-  subscriber = await Subscriber.start();
-});
-afterAll(async () => {
-  await subscriber.close();
-  await postgres?.drop();
-});
+const postgres = await usePostgres("faults");
+const subscriberOf = useSubscriber();
 
 describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries", () => {
   it("reconnects and delivers to every subscriber; nothing is lost", async () => {
     const h = await startHub({ claimMs: 1_000 }, {}, await openPostgres(postgres!.url));
     try {
       const names = Array.from({ length: 60 }, (_, i) => `pgdrop-${i}`);
-      await Promise.all(names.map((n) => h.subscribe({ "hub.callback": subscriber.callback(n) })));
+      await Promise.all(names.map((n) => h.subscribe({ "hub.callback": subscriberOf().callback(n) })));
       const end = Date.now() + 15_000;
       while ((await h.store.countSubscriptions()) < names.length) {
         if (Date.now() > end) throw new Error("not verified in time");
         await new Promise((r) => setTimeout(r, 50));
       }
-      for (const n of names) subscriber.behave(n, { kind: "slow", ms: 300 });
+      for (const n of names) subscriberOf().behave(n, { kind: "slow", ms: 300 });
       await h.changeData("Delivered through a database restart.");
       await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
-      await subscriber.waitFor(() => names.some((n) => subscriber.of(n, "POST").length > 0));
+      await subscriberOf().waitFor(() => names.some((n) => subscriberOf().of(n, "POST").length > 0));
       // What a server restart looks like to the client: every connection to the database is cut.
       const admin = new pg.Client({ connectionString: postgres!.url });
       await admin.connect();
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
       await admin.end();
-      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 30_000);
+      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "POST").length >= 1), 30_000);
       // Deliveries whose completion could not be written are sent again once their claim lapses
       // (at least once): wait until nothing is pending. A query on a connection the server cut
       // fails once (the API answers 503 then); the next one goes through.
@@ -46,8 +38,8 @@ describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries"
         if (Date.now() > done) throw new Error("deliveries still pending");
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(names.filter((n) => subscriber.of(n, "POST").length === 0)).toEqual([]);
-      const res = await h.subscribe({ "hub.callback": subscriber.callback("pgdrop-after") });
+      expect(names.filter((n) => subscriberOf().of(n, "POST").length === 0)).toEqual([]);
+      const res = await h.subscribe({ "hub.callback": subscriberOf().callback("pgdrop-after") });
       expect([202, 503]).toContain(res.status);
     } finally {
       await h.close();
@@ -59,18 +51,18 @@ describe("a callback that answers a notification with a gigabyte", () => {
   it("is read only up to the cap; the delivery counts and the hub goes on", async () => {
     const h = await startHub();
     try {
-      const cb = subscriber.callback("huge-post");
+      const cb = subscriberOf().callback("huge-post");
       await h.subscribe({ "hub.callback": cb });
       const end = Date.now() + 5_000;
       while (!(await h.store.subscription(TOPIC.atom, cb))) {
         if (Date.now() > end) throw new Error("not verified");
         await new Promise((r) => setTimeout(r, 20));
       }
-      subscriber.behave("huge-post", { kind: "huge" });
+      subscriberOf().behave("huge-post", { kind: "huge" });
       const before = process.memoryUsage().rss;
       await h.changeData("Answered with an endless body.");
       await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
-      await subscriber.waitFor(() => subscriber.of("huge-post", "POST").length === 1);
+      await subscriberOf().waitFor(() => subscriberOf().of("huge-post", "POST").length === 1);
       const done = Date.now() + 5_000;
       while ((await h.store.pendingDeliveries()) > 0) {
         if (Date.now() > done) throw new Error("delivery never finished");

@@ -2,20 +2,16 @@
 import { spawn } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import { tempDir } from "../helpers/data.ts";
 import { startHub, TOPIC } from "../helpers/hub.ts";
 import { runScript, userEnv } from "../helpers/run.ts";
 import { builtDist } from "../helpers/sidecar.ts";
-import { Subscriber, testCerts } from "../helpers/subscriber.ts";
+import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-let subscriber: Subscriber;
-beforeAll(async () => {
-  subscriber = await Subscriber.start();
-});
-afterAll(() => subscriber.close());
+const subscriberOf = useSubscriber();
 
 describe("SIGTERM", () => {
   it("stops accepting, finishes the delivery in flight, closes the database and exits 0", async () => {
@@ -33,13 +29,13 @@ describe("SIGTERM", () => {
     child.stdout.on("data", (d) => (out += d));
     const url = await new Promise<string>((resolve) => child.stdout.on("data", () => /http:\/\/127\.0\.0\.1:\d+/.test(out) && resolve(/http:\/\/127\.0\.0\.1:\d+/.exec(out)![0])));
     const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
-    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback("term") }));
-    await subscriber.waitFor(() => subscriber.of("term", "GET").length === 1);
+    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriberOf().callback("term") }));
+    await subscriberOf().waitFor(() => subscriberOf().of("term", "GET").length === 1);
     await new Promise((r) => setTimeout(r, 200));
-    subscriber.behave("term", { kind: "slow", ms: 1_500 });
+    subscriberOf().behave("term", { kind: "slow", ms: 1_500 });
     await h.changeData("Delivered while the sidecar stops.");
     await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": TOPIC.atom }));
-    await subscriber.waitFor(() => subscriber.of("term", "POST").length === 1);
+    await subscriberOf().waitFor(() => subscriberOf().of("term", "POST").length === 1);
     const exited = new Promise<number | null>((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 200));

@@ -3,6 +3,7 @@
  * trust auth), or TEST_DATABASE_URL. Resolves undefined when there is no server to reach.
  */
 import pg from "pg";
+import { afterAll } from "vitest";
 
 const ADMIN = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -36,3 +37,11 @@ export async function freshPostgres(name: string): Promise<TestDatabase | undefi
 }
 
 export const NO_POSTGRES = "PostgreSQL is not reachable (127.0.0.1:5432 or TEST_DATABASE_URL): its tests are skipped.";
+
+/** A database for this test file, dropped after it; undefined (and said so) without a server. */
+export async function usePostgres(name: string): Promise<TestDatabase | undefined> {
+  const db = await freshPostgres(name);
+  if (!db) console.warn(NO_POSTGRES);
+  afterAll(async () => db?.drop());
+  return db;
+}

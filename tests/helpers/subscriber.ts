@@ -5,6 +5,7 @@
 import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import { generate } from "selfsigned";
+import { afterAll, beforeAll } from "vitest";
 
 export interface TestCerts {
   ca: string;
@@ -135,4 +136,14 @@ export class Subscriber {
         return;
     }
   }
+}
+
+/** A subscriber for this test file, started before its tests and closed after; call to get it. */
+export function useSubscriber(): () => Subscriber {
+  let subscriber: Subscriber;
+  beforeAll(async () => {
+    subscriber = await Subscriber.start();
+  });
+  afterAll(() => subscriber.close());
+  return () => subscriber;
 }

@@ -5,25 +5,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { tempDir } from "../helpers/data.ts";
 import { startHub, TOPIC } from "../helpers/hub.ts";
-import { freshPostgres, NO_POSTGRES } from "../helpers/postgres.ts";
+import { usePostgres } from "../helpers/postgres.ts";
 import { userEnv } from "../helpers/run.ts";
-import { Subscriber, testCerts } from "../helpers/subscriber.ts";
+import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 
-const postgres = await freshPostgres("instances");
-if (!postgres) console.warn(NO_POSTGRES);
-
-let subscriber: Subscriber;
-beforeAll(async () => {
-  subscriber = await Subscriber.start();
-});
-afterAll(async () => {
-  await subscriber.close();
-  await postgres?.drop();
-});
+const postgres = await usePostgres("instances");
+const subscriberOf = useSubscriber();
 
 describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
   it("deliver each change to each of 200 subscribers exactly once", async () => {
@@ -32,7 +23,7 @@ describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
     try {
       const names = Array.from({ length: 200 }, (_, i) => `pg-${i}`);
       // Subscriptions arrive at either instance, as behind a load balancer.
-      await Promise.all(names.map((n, i) => (i % 2 ? b : a).subscribe({ "hub.callback": subscriber.callback(n) })));
+      await Promise.all(names.map((n, i) => (i % 2 ? b : a).subscribe({ "hub.callback": subscriberOf().callback(n) })));
       const end = Date.now() + 20_000;
       while ((await a.store.countSubscriptions()) < 200) {
         if (Date.now() > end) throw new Error("subscriptions not verified in time");
@@ -43,9 +34,9 @@ describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
       const pings = await Promise.all([a, b].map((h) => h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom })));
       const bodies = await Promise.all(pings.map((p) => p.json()));
       expect(bodies.map((x) => x.notifications).sort()).toEqual([0, 200]);
-      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 20_000);
+      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "POST").length >= 1), 20_000);
       await new Promise((r) => setTimeout(r, 500));
-      expect(names.filter((n) => subscriber.of(n, "POST").length !== 1)).toEqual([]);
+      expect(names.filter((n) => subscriberOf().of(n, "POST").length !== 1)).toEqual([]);
     } finally {
       await a.close();
       await b.close();
@@ -79,21 +70,21 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
     let server = await start();
     const names = Array.from({ length: 200 }, (_, i) => `kill-${i}`);
     try {
-      await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }))));
-      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length === 1), 20_000);
+      await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriberOf().callback(n) }))));
+      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "GET").length === 1), 20_000);
       await new Promise((r) => setTimeout(r, 300));
       // Slow subscribers, so that the kill lands in the middle of the fan-out.
-      for (const n of names) subscriber.behave(n, { kind: "slow", ms: 400 });
+      for (const n of names) subscriberOf().behave(n, { kind: "slow", ms: 400 });
       await h.changeData("The change the crash must not lose.");
       expect((await fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": TOPIC.atom }))).status).toBe(202);
-      await subscriber.waitFor(() => names.filter((n) => subscriber.of(n, "POST").length > 0).length >= 20, 20_000);
+      await subscriberOf().waitFor(() => names.filter((n) => subscriberOf().of(n, "POST").length > 0).length >= 20, 20_000);
       server.child.kill("SIGKILL");
       await new Promise((r) => server.child.once("exit", r));
-      const before = names.filter((n) => subscriber.of(n, "POST").length > 0).length;
+      const before = names.filter((n) => subscriberOf().of(n, "POST").length > 0).length;
       expect(before).toBeLessThan(200);
       server = await start();
-      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 30_000);
-      expect(names.filter((n) => subscriber.of(n, "POST").length === 0)).toEqual([]);
+      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "POST").length >= 1), 30_000);
+      expect(names.filter((n) => subscriberOf().of(n, "POST").length === 0)).toEqual([]);
     } finally {
       server.child.kill("SIGKILL");
     }

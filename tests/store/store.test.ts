@@ -7,11 +7,9 @@ import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import type { HubStore, Intent } from "../../sidecar/store/store.ts";
 import { tempDir } from "../helpers/data.ts";
-import { freshPostgres, NO_POSTGRES } from "../helpers/postgres.ts";
+import { usePostgres } from "../helpers/postgres.ts";
 
-const postgres = await freshPostgres("store");
-if (!postgres) console.warn(NO_POSTGRES);
-afterAll(async () => postgres?.drop());
+const postgres = await usePostgres("store");
 
 const T = "http://localhost:3000/feed.xml";
 const intent = (callback: string, extra: Partial<Intent> = {}): Intent => ({ id: 0, mode: "subscribe", topic: T, callback, callback_host: new URL(callback).host, secret: null, lease_seconds: 3600, ...extra });
