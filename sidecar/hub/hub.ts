@@ -10,7 +10,7 @@ import type { BundleRef } from "../bundle.ts";
 import type { Delivery, HubStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
 import { resolveCallback } from "./ssrf.ts";
-import { hubUrl, TOPICS, topicPath } from "./topics.ts";
+import { discoveryLinks, TOPICS, topicPath } from "./topics.ts";
 
 export interface HubOptions {
   allowPrivateCallbacks: boolean;
@@ -177,7 +177,7 @@ export class Hub {
     const topic = TOPICS.find((t) => t.path === path)!;
     const headers: Record<string, string> = {
       "content-type": topic.contentType,
-      link: `<${hubUrl(this.baseUrl)}>; rel="hub", <${d.topic}>; rel="self"`,
+      link: discoveryLinks(this.baseUrl, d.topic),
     };
     if (d.secret) headers["x-hub-signature"] = `sha256=${createHmac("sha256", d.secret).update(file.body).digest("hex")}`;
     let ok = false;

@@ -14,3 +14,8 @@ export function topicPath(baseUrl: string, url: string): TopicPath | undefined {
 export function hubUrl(baseUrl: string): string {
   return `${baseUrl}/api/websub/hub`;
 }
+
+/** WebSub §4 discovery: `Link: <hub>; rel="hub", <topic>; rel="self"`, on responses and notifications alike. */
+export function discoveryLinks(baseUrl: string, topicUrl: string): string {
+  return `<${hubUrl(baseUrl)}>; rel="hub", <${topicUrl}>; rel="self"`;
+}

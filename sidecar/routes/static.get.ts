@@ -3,12 +3,10 @@
  * precompressed copy the client accepts, and WebSub discovery links on the three topics.
  */
 import type { BundleRef, StaticFile } from "../bundle.ts";
+import { discoveryLinks, TOPICS } from "../hub/topics.ts";
 import { chooseEncoding } from "../http/encoding.ts";
 import { notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
-
-/** The WebSub topics (SPEC §6): their responses carry Link rel="hub" and rel="self". */
-export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;
 
 export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
   return (request: Request, url: URL): Response => {
@@ -18,9 +16,8 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
     const headers: Record<string, string> = {};
     if (file.encoded.br || file.encoded.gzip) headers.vary = "Accept-Encoding";
     if (coding) headers["content-encoding"] = coding;
-    if ((TOPIC_PATHS as readonly string[]).includes(file.path)) {
-      headers.link = `<${baseUrl}/api/websub/hub>; rel="hub", <${baseUrl}${file.path}>; rel="self"`;
-    }
+    // The WebSub topics (SPEC §6) name their hub and themselves.
+    if (TOPICS.some((t) => t.path === file.path)) headers.link = discoveryLinks(baseUrl, `${baseUrl}${file.path}`);
     const tag = (c?: string) => (c ? `${file.etag.slice(0, -1)}-${c}"` : file.etag);
     return represent(request, {
       body: coding ? file.encoded[coding]! : file.body,
