@@ -24,6 +24,8 @@ export function represent(request: Request, r: Representation): Response {
     if (r.validators.lastModified) headers["last-modified"] = r.validators.lastModified.toUTCString();
     if (isNotModified(request.headers, r.validators)) return notModified(headers);
   }
-  headers["content-length"] = String(typeof r.body === "string" ? Buffer.byteLength(r.body) : r.body.byteLength);
-  return new FastResponse(request.method === "HEAD" ? null : (r.body as BodyInit), { status: 200, headers });
+  // Encoded once: the length and the bytes sent come from the same buffer.
+  const bytes = typeof r.body === "string" ? Buffer.from(r.body) : r.body;
+  headers["content-length"] = String(bytes.byteLength);
+  return new FastResponse(request.method === "HEAD" ? null : (bytes as unknown as BodyInit), { status: 200, headers });
 }

@@ -5,6 +5,7 @@ import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { startHub, TOPIC } from "../helpers/hub.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../helpers/until.ts";
 
 const postgres = await usePostgres("faults");
 const subscriberOf = useSubscriber();
@@ -15,11 +16,7 @@ describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries"
     try {
       const names = Array.from({ length: 60 }, (_, i) => `pgdrop-${i}`);
       await Promise.all(names.map((n) => h.subscribe({ "hub.callback": subscriberOf().callback(n) })));
-      const end = Date.now() + 15_000;
-      while ((await h.store.countSubscriptions()) < names.length) {
-        if (Date.now() > end) throw new Error("not verified in time");
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(async () => (await h.store.countSubscriptions()) === names.length, "subscriptions verified", 15_000);
       for (const n of names) subscriberOf().behave(n, { kind: "slow", ms: 300 });
       await h.changeData("Delivered through a database restart.");
       await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
@@ -33,11 +30,7 @@ describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries"
       // Deliveries whose completion could not be written are sent again once their claim lapses
       // (at least once): wait until nothing is pending. A query on a connection the server cut
       // fails once (the API answers 503 then); the next one goes through.
-      const done = Date.now() + 20_000;
-      while ((await h.store.pendingDeliveries().catch(() => -1)) !== 0) {
-        if (Date.now() > done) throw new Error("deliveries still pending");
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(async () => (await h.store.pendingDeliveries().catch(() => -1)) === 0, "no delivery pending", 20_000);
       expect(names.filter((n) => subscriberOf().of(n, "POST").length === 0)).toEqual([]);
       const res = await h.subscribe({ "hub.callback": subscriberOf().callback("pgdrop-after") });
       expect([202, 503]).toContain(res.status);
@@ -53,21 +46,13 @@ describe("a callback that answers a notification with a gigabyte", () => {
     try {
       const cb = subscriberOf().callback("huge-post");
       await h.subscribe({ "hub.callback": cb });
-      const end = Date.now() + 5_000;
-      while (!(await h.store.subscription(TOPIC.atom, cb))) {
-        if (Date.now() > end) throw new Error("not verified");
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await until(async () => (await h.store.subscription(TOPIC.atom, cb)) !== undefined, "subscription verified", 5_000);
       subscriberOf().behave("huge-post", { kind: "huge" });
       const before = process.memoryUsage().rss;
       await h.changeData("Answered with an endless body.");
       await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
       await subscriberOf().waitFor(() => subscriberOf().of("huge-post", "POST").length === 1);
-      const done = Date.now() + 5_000;
-      while ((await h.store.pendingDeliveries()) > 0) {
-        if (Date.now() > done) throw new Error("delivery never finished");
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await until(async () => (await h.store.pendingDeliveries()) === 0, "the delivery finished", 5_000);
       expect((await h.store.subscription(TOPIC.atom, cb))!.failures).toBe(0);
       expect(process.memoryUsage().rss - before).toBeLessThan(200 * 2 ** 20);
     } finally {

@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import { generate } from "selfsigned";
 import { afterAll, beforeAll } from "vitest";
+import { until } from "./until.ts";
 
 export interface TestCerts {
   ca: string;
@@ -88,12 +89,8 @@ export class Subscriber {
     return this.received.filter((r) => r.name === name && (!method || r.method === method));
   }
 
-  async waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error("timed out waiting for the subscriber");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+    return until(check, "the subscriber", ms);
   }
 
   close(): Promise<void> {

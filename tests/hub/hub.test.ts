@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHub, TOPIC, type HubHarness } from "../helpers/hub.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../helpers/until.ts";
 
 const subscriberOf = useSubscriber();
 let h: HubHarness;
@@ -12,19 +13,15 @@ const name = () => `s${++n}`;
 afterEach(async () => h?.close());
 
 async function subscribed(harness: HubHarness, cb: string, topic = TOPIC.atom) {
-  const end = Date.now() + 5000;
-  while (!(await harness.store.subscription(topic, cb))) {
-    if (Date.now() > end) throw new Error(`${cb} never became active`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(async () => (await harness.store.subscription(topic, cb)) !== undefined, `${cb} active`, 5_000);
 }
 
 /** A fresh hub with one verified subscriber to the Atom topic. */
-async function withSubscriber(): Promise<{ s: string; cb: string }> {
+async function withSubscriber(form: Record<string, string> = {}): Promise<{ s: string; cb: string }> {
   h = await startHub();
   const s = name();
   const cb = subscriberOf().callback(s);
-  await h.subscribe({ "hub.callback": cb });
+  await h.subscribe({ "hub.callback": cb, ...form });
   await subscribed(h, cb);
   return { s, cb };
 }
@@ -100,11 +97,7 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
   });
 
   it("holds a re-subscription's new secret back until it is verified", async () => {
-    h = await startHub();
-    const s = name();
-    const cb = subscriberOf().callback(s);
-    await h.subscribe({ "hub.callback": cb, "hub.secret": "first" });
-    await subscribed(h, cb);
+    const { s, cb } = await withSubscriber({ "hub.secret": "first" });
     subscriberOf().behave(s, { kind: "wrong-echo" });
     await h.subscribe({ "hub.callback": cb, "hub.secret": "second" });
     await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").length === 2);
@@ -213,11 +206,7 @@ describe("notifications (SPEC §6)", () => {
     const { s, cb } = await withSubscriber();
     expect((await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": cb })).status).toBe(202);
     await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").some((r) => r.url.searchParams.get("hub.mode") === "unsubscribe"));
-    const end = Date.now() + 3000;
-    while (await h.store.subscription(TOPIC.atom, cb)) {
-      if (Date.now() > end) throw new Error("still subscribed");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(async () => (await h.store.subscription(TOPIC.atom, cb)) === undefined, "unsubscribed", 3_000);
     await changeAndPublish("After unsubscribe.");
     await new Promise((r) => setTimeout(r, 300));
     expect(subscriberOf().of(s, "POST")).toEqual([]);
@@ -233,11 +222,7 @@ describe("notifications (SPEC §6)", () => {
   });
 
   it("lets a lease run out: no notification after it, and the row is purged", async () => {
-    h = await startHub();
-    const s = name();
-    const cb = subscriberOf().callback(s);
-    await h.subscribe({ "hub.callback": cb, "hub.lease_seconds": "1" });
-    await subscribed(h, cb);
+    const { s, cb } = await withSubscriber({ "hub.lease_seconds": "1" });
     await new Promise((r) => setTimeout(r, 1200));
     await changeAndPublish("After the lease.");
     await new Promise((r) => setTimeout(r, 300));

@@ -12,6 +12,7 @@ import { startHub, TOPIC } from "../helpers/hub.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 import { userEnv } from "../helpers/run.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../helpers/until.ts";
 
 const postgres = await usePostgres("instances");
 const subscriberOf = useSubscriber();
@@ -24,11 +25,7 @@ describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
       const names = Array.from({ length: 200 }, (_, i) => `pg-${i}`);
       // Subscriptions arrive at either instance, as behind a load balancer.
       await Promise.all(names.map((n, i) => (i % 2 ? b : a).subscribe({ "hub.callback": subscriberOf().callback(n) })));
-      const end = Date.now() + 20_000;
-      while ((await a.store.countSubscriptions()) < 200) {
-        if (Date.now() > end) throw new Error("subscriptions not verified in time");
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(async () => (await a.store.countSubscriptions()) === 200, "200 subscriptions verified", 20_000);
       await a.changeData("A change both instances hear about.");
       // The deploy pings both instances at once.
       const pings = await Promise.all([a, b].map((h) => h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom })));
