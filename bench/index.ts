@@ -157,7 +157,7 @@ say("| reviews | search req/s | vs bare | p99 ms | non-2xx | errors | RSS after 
 say("|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const n of [10_000, 100_000]) {
   const port = 3902;
-  const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n) });
+  const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret", STATE_DIR: join(WORK, "state") });
   const base = `http://127.0.0.1:${port}`;
   const paths = await searchPaths(join(WORK, `dist-${n}`), base);
   await load(base, paths); // warm-up: fills the text cache the way traffic would
