@@ -1,0 +1,73 @@
+/**
+ * `npm run --silent sentiment -- FILE.jsonl`: for each line {"id","text","aspect","from","to"},
+ * print {"id","aspect","polarity"}: the engine's judgement of that target in that text. Lines
+ * that cannot be read are reported on stderr with their line number; the others are still judged,
+ * and the exit code is 1 when any line was refused.
+ */
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { judge } from "./engine.ts";
+
+const Target = z
+  .object({
+    id: z.union([z.string(), z.number()]),
+    text: z.string(),
+    aspect: z.string().min(1),
+    from: z.number().int().nonnegative().optional(),
+    to: z.number().int().nonnegative().optional(),
+  })
+  .refine((t) => (t.from === undefined) === (t.to === undefined), { message: "give both from and to, or neither", path: ["to"] })
+  .refine((t) => t.from === undefined || (t.from < t.to! && t.to! <= t.text.length), { message: "from/to must be a non-empty range inside text", path: ["from"] });
+
+export function locate(t: z.infer<typeof Target>): { from: number; to: number } | undefined {
+  if (t.from !== undefined && t.to !== undefined) return { from: t.from, to: t.to };
+  const at = t.text.toLowerCase().indexOf(t.aspect.toLowerCase());
+  return at < 0 ? undefined : { from: at, to: at + t.aspect.length };
+}
+
+async function main() {
+  const file = process.argv[2];
+  if (!file) {
+    console.error("usage: npm run --silent sentiment -- FILE.jsonl   (use - for stdin)");
+    process.exit(2);
+  }
+  const input = file === "-" ? process.stdin : createReadStream(file);
+  input.on("error", (error: Error) => {
+    console.error(`sentiment: cannot read ${file}: ${error.message}`);
+    process.exit(2);
+  });
+  let refused = 0;
+  let line = 0;
+  const out: string[] = [];
+  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (raw.trim() === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      refused++;
+      console.error(`${file}:${line}: not JSON (${(error as Error).message})`);
+      continue;
+    }
+    const target = Target.safeParse(parsed);
+    const span = target.success ? locate(target.data) : undefined;
+    if (!target.success || !span) {
+      refused++;
+      const why = target.success ? `aspect "${target.data.aspect}" does not occur in text` : target.error.issues.map((i) => `${i.path.join(".") || "line"}: ${i.message}`).join("; ");
+      console.error(`${file}:${line}: ${why}`);
+      continue;
+    }
+    const { id, aspect, text } = target.data;
+    out.push(JSON.stringify({ id, aspect, polarity: judge(text, span).polarity }));
+    if (out.length >= 1000) process.stdout.write(out.splice(0).join("\n") + "\n");
+  }
+  if (out.length) process.stdout.write(out.join("\n") + "\n");
+  if (refused) {
+    console.error(`sentiment: ${refused} line(s) refused`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

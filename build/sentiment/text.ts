@@ -1,0 +1,53 @@
+/** Sentences, tokens and clauses with character offsets into the original text. */
+
+export interface Span {
+  from: number;
+  to: number;
+}
+
+export interface Token extends Span {
+  /** Lower-cased, curly apostrophes straightened. */
+  word: string;
+}
+
+/** Sentence ends: . ! ? (and runs of them) before a space and a capital/digit/quote, or a line break. */
+const SENTENCE_END = /[.!?]+["')\]]*(?=\s+["'(\[]?[A-Z0-9])|[.!?]+["')\]]*\s*$|\n+/g;
+/** Abbreviations whose dot does not end a sentence. */
+const ABBREVIATIONS = /(?:\b(?:mr|mrs|ms|dr|st|jr|sr|vs|etc|approx|appt|no|e\.g|i\.e)|\b[A-Z])\.$/i;
+
+export function sentences(text: string): Span[] {
+  const spans: Span[] = [];
+  let from = 0;
+  for (const match of text.matchAll(SENTENCE_END)) {
+    const end = match.index + match[0].length;
+    if (match[0][0] === "." && match[0].length === 1 && ABBREVIATIONS.test(text.slice(Math.max(0, match.index - 5), match.index + 1))) continue;
+    push(spans, text, from, end);
+    from = end;
+  }
+  push(spans, text, from, text.length);
+  return spans;
+}
+
+function push(spans: Span[], text: string, from: number, to: number) {
+  while (from < to && /\s/.test(text[from]!)) from++;
+  while (to > from && /\s/.test(text[to - 1]!)) to--;
+  if (to > from) spans.push({ from, to });
+}
+
+/** The sentence that holds offset `at` (the last one when `at` is past the end). */
+export function sentenceAt(text: string, at: number): Span {
+  const all = sentences(text);
+  return all.find((s) => at < s.to) ?? all.at(-1) ?? { from: 0, to: text.length };
+}
+
+/** Words (with inner apostrophes, digits and $amounts) and punctuation that matters to scope. */
+const TOKEN = /\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:['\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
+
+export function tokens(text: string, span: Span = { from: 0, to: text.length }): Token[] {
+  const out: Token[] = [];
+  const part = text.slice(span.from, span.to);
+  for (const m of part.matchAll(TOKEN)) {
+    out.push({ word: m[0].toLowerCase().replace(/\u2019/g, "'"), from: span.from + m.index, to: span.from + m.index + m[0].length });
+  }
+  return out;
+}

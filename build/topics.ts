@@ -1,0 +1,80 @@
+/**
+ * Topics: the recurring themes of the reviews, found in the text rather than taken from a list.
+ * Candidates are two- and three-word phrases that neither start nor end with a common word and
+ * carry no opinion ("quarterly plan", "bed bugs", "crawl space"); a phrase is a topic when enough
+ * reviews use it. Where a longer phrase covers most uses of a shorter one, the longer one stays.
+ */
+import { lexicon } from "./sentiment/lexicon.ts";
+
+const COMMON = new Set(`a about above after again against all also always am an and any are as at back be because been before
+being below between both but by came can come comes could did do does doing done down during each even ever every few first
+for from further get gets getting got had has have having he her here hers herself him himself his how i if in into is it its
+itself just last let made make makes many me more most much must my myself next no nor not now of off on once one only or other
+our ours ourselves out over own really said same say says see seen she should so some still such than that the their theirs
+them themselves then there these they this those through to too took two under until up us very was we went were what when
+where which while who whom why will with would you your yours yourself yourselves i'm i've i'd we've we're we'd they're it's
+that's he's she's don't didn't doesn't wasn't weren't won't can't couldn't wouldn't isn't aren't haven't hasn't ve ll re
+another around away called call calls asked came keep kept know knew like little lot lots may might need needed new old put
+right since something thing things think thought time times told want wanted way week weeks day days year years month months
+well went while whole within without yet already actually definitely literally pretty quite sure able every everything
+again also anyone anything bit guy guys man got gave give gives go goes going gone looked look looks use used using went
+tech techs technician technicians company service services job work worked house home place people person team everyone`.split(/\s+/));
+
+export interface Topic {
+  id: string;
+  label: string;
+  review_count: number;
+  average_rating: number;
+  review_ids: string[];
+}
+
+const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/g;
+
+export function findTopics(reviews: readonly { id: string; text: string; rating: number }[], options: { names?: string[]; max?: number } = {}): Topic[] {
+  const lex = lexicon();
+  const names = new Set((options.names ?? []).map((n) => n.toLowerCase()));
+  const skip = (w: string) => COMMON.has(w) || names.has(w) || (lex.get(w) ?? 0) !== 0 || w.length < 3;
+  const uses = new Map<string, number[]>();
+  reviews.forEach((review, index) => {
+    const seen = new Set<string>();
+    for (const sentence of review.text.toLowerCase().split(/[.!?;:,()\n"]+/)) {
+      const words = sentence.match(WORD) ?? [];
+      for (let n = 2; n <= 3; n++) {
+        for (let i = 0; i + n <= words.length; i++) {
+          const gram = words.slice(i, i + n);
+          if (skip(gram[0]!) || skip(gram[n - 1]!) || gram.some((w) => names.has(w) || (lex.get(w) ?? 0) !== 0)) continue;
+          const key = gram.join(" ");
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const list = uses.get(key);
+          if (list) list.push(index);
+          else uses.set(key, [index]);
+        }
+      }
+    }
+  });
+  const minimum = Math.max(3, Math.ceil(reviews.length * 0.005));
+  const candidates = [...uses].filter(([, list]) => list.length >= minimum).sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : 1));
+  const chosen: [string, number[]][] = [];
+  for (const [phrase, list] of candidates) {
+    // Keep the longer phrase where it covers most uses of a shorter one, and the reverse.
+    const overlapping = chosen.findIndex(([other]) => other.includes(phrase) || phrase.includes(other));
+    if (overlapping >= 0) {
+      const [other, otherList] = chosen[overlapping]!;
+      if (phrase.length > other.length && list.length >= 0.7 * otherList.length) chosen[overlapping] = [phrase, list];
+      continue;
+    }
+    chosen.push([phrase, list]);
+    if (chosen.length >= (options.max ?? 15)) break;
+  }
+  return chosen.map(([phrase, list]) => {
+    const sum = list.reduce((s, i) => s + reviews[i]!.rating, 0);
+    return {
+      id: phrase.replace(/[^a-z0-9]+/g, "-"),
+      label: phrase,
+      review_count: list.length,
+      average_rating: Math.round((sum / list.length) * 100) / 100,
+      review_ids: list.map((i) => reviews[i]!.id),
+    };
+  });
+}
