@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: build time and peak RSS at 10k, 100k and 1M synthetic reviews, then search
+ * `npm run bench`: build time and peak RSS at 10k, 100k and 1M synthetic reviews, insights time, then search
  * throughput against a bare h3 route in the same run, on loopback, each load bounded in time.
  * Prints a Markdown report and writes it to .bench/report.md. BENCH_QUICK=1 skips the 1M build.
  */
@@ -16,8 +16,8 @@ const TSX = join(ROOT, "node_modules/.bin/tsx");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const quick = process.env.BENCH_QUICK === "1";
-/** Which parts to run: build, search, mcp, hub (all by default). */
-const parts = new Set((process.env.BENCH_PARTS ?? "build,search,mcp,hub").split(","));
+/** Which parts to run: build, insights, search, mcp, hub (all by default). */
+const parts = new Set((process.env.BENCH_PARTS ?? "build,insights,search,mcp,hub").split(","));
 const env = { ...process.env, CI: "true" };
 const lines: string[] = [];
 const say = (line = "") => {
@@ -139,6 +139,21 @@ for (const n of sizes) {
   say(`| ${n.toLocaleString("en-US")} | ${synthS} | ${((performance.now() - buildStart) / 1000).toFixed(1)} | ${measured.max_rss_mib} |`);
 }
 
+}
+
+if (parts.has("insights")) {
+  say("## Insights (language analysis of every review)");
+  say();
+  say("| reviews | aspect mentions | insights s | insights.json MiB | peak RSS MiB |");
+  say("|---:|---:|---:|---:|---:|");
+  for (const n of [10_000, 100_000]) {
+    const data = join(WORK, `data-${n}`);
+    const exists = await readFile(join(data, "business.json")).then(() => true, () => false);
+    if (!exists) await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
+    const m = JSON.parse(await run(["bench/insights-once.ts"], { DATA_DIR: data }));
+    say(`| ${m.reviews.toLocaleString("en-US")} | ${m.mentions.toLocaleString("en-US")} | ${(m.ms / 1000).toFixed(1)} | ${(m.bytes / 2 ** 20).toFixed(1)} | ${m.max_rss_mib} |`);
+  }
+  say();
 }
 
 const httpRps = new Map<number, number>();

@@ -26,7 +26,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`));
   const dataset = toDataset(source, baseUrl);
   progress("computing insights");
-  const insights = computeInsights(dataset, baseUrl);
+  const insights = await computeInsights(dataset, baseUrl);
   const feed = toFeed(dataset, baseUrl);
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;

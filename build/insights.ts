@@ -5,7 +5,8 @@
  */
 import type { PublicReview, RatingCounts } from "../data/schema/public.ts";
 import { aggregateRating, round2, type Dataset } from "./dataset.ts";
-import { ASPECTS, mentions, type Mention } from "./sentiment/aspects.ts";
+import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
+import { mentionsOfAll } from "./sentiment/parallel.ts";
 import type { Polarity } from "./sentiment/engine.ts";
 import { findTopics } from "./topics.ts";
 
@@ -28,14 +29,21 @@ export interface AspectProfile extends PolarityCounts {
   score: number | null;
 }
 
-export interface Quote {
+/** One mention: the review, the judgement, and where the quoted clause sits in the review's text. */
+export interface MentionRef {
   review_id: string;
   polarity: Polarity;
-  /** The clause behind the judgement, and where it sits in the review's text. */
-  quote: string;
   from: number;
   to: number;
 }
+
+export interface Quote extends MentionRef {
+  /** The review's text from `from` to `to`. */
+  quote: string;
+}
+
+/** Quotes shown with an aspect: the newest of each polarity. */
+const HIGHLIGHTS = 3;
 
 export interface EntityFigures {
   id: string;
@@ -58,7 +66,9 @@ export interface AspectFigures extends PolarityCounts {
   review_count: number;
   trend: ({ quarter: string } & PolarityCounts & { score: number | null })[];
   /** Every mention, newest review first. */
-  evidence: Quote[];
+  evidence: MentionRef[];
+  /** The newest quotes of each polarity, with their text. */
+  highlights: Quote[];
 }
 
 export interface SummarySentence {
@@ -75,20 +85,24 @@ interface Analysed {
 /** How many mentions an aspect or an entity needs before a sentence of the summary or FAQ names it. */
 const ENOUGH = 5;
 
-export function computeInsights(dataset: Dataset, baseUrl: string) {
-  const analysed: Analysed[] = dataset.reviews.map((review) => ({ review, mentions: mentions(review.text) }));
+export async function computeInsights(dataset: Dataset, baseUrl: string) {
+  const found = await mentionsOfAll(dataset.reviews.map((r) => r.text));
+  const analysed: Analysed[] = dataset.reviews.map((review, i) => ({ review, mentions: found[i]! }));
   const search = (query: string) => `${baseUrl}/api/reviews/search${query && `?${query}`}`;
   const { business } = dataset;
+  const dates = new Map(dataset.reviews.map((r) => [r.id, r.date]));
   const aspects = ASPECTS.map((definition): AspectFigures => {
-    const quotes: Quote[] = [];
+    const quotes: MentionRef[] = [];
+    const highlights: Quote[] = [];
+    const shown = { positive: 0, negative: 0, neutral: 0 };
     for (const { review, mentions: found } of analysed) {
       for (const m of found) {
-        if (m.aspect === definition.id) {
-          quotes.push({ review_id: review.id, polarity: m.polarity, quote: review.text.slice(m.quote.from, m.quote.to), from: m.quote.from, to: m.quote.to });
-        }
+        if (m.aspect !== definition.id) continue;
+        const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
+        quotes.push(ref);
+        if (shown[m.polarity]++ < HIGHLIGHTS) highlights.push({ ...ref, quote: review.text.slice(ref.from, ref.to) });
       }
     }
-    const dates = new Map(dataset.reviews.map((r) => [r.id, r.date]));
     return {
       id: definition.id,
       name: definition.name,
@@ -96,6 +110,7 @@ export function computeInsights(dataset: Dataset, baseUrl: string) {
       review_count: new Set(quotes.map((q) => q.review_id)).size,
       trend: byQuarter(quotes, (q) => dates.get(q.review_id)!).map(([quarter, list]) => ({ quarter, ...profile(list) })),
       evidence: quotes,
+      highlights,
     };
   });
   const entity = (e: { id: string; name: string }, reviews: Analysed[], reviewsUrl?: string) => figures(e, reviews, reviewsUrl);
@@ -120,7 +135,7 @@ export function computeInsights(dataset: Dataset, baseUrl: string) {
   };
 }
 
-export type Insights = ReturnType<typeof computeInsights>;
+export type Insights = Awaited<ReturnType<typeof computeInsights>>;
 
 function profile(list: readonly { polarity: Polarity }[]): PolarityCounts & { score: number | null } {
   const counts = { positive: 0, negative: 0, neutral: 0, total: list.length };
@@ -167,7 +182,7 @@ function byQuarter<T>(items: readonly T[], dateOf: (item: T) => string): [string
 }
 
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
-const ids = (quotes: readonly Quote[], polarity?: Polarity) => [...new Set(quotes.filter((q) => !polarity || q.polarity === polarity).map((q) => q.review_id))];
+const ids = (quotes: readonly MentionRef[], polarity?: Polarity) => [...new Set(quotes.filter((q) => !polarity || q.polarity === polarity).map((q) => q.review_id))];
 
 /** Worried, asked, wondered: the reviews that raise an aspect as a question or a concern. */
 const CONCERN = /\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|wondered|hesitant|skeptical|sceptical|anxious)\b/i;

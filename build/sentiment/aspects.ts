@@ -3,7 +3,7 @@
  * and judged by the engine at each mention. One mention per aspect per sentence: the first term
  * found there is the target; the quote is the clause the judgement rests on.
  */
-import { judge, type Polarity } from "./engine.ts";
+import { analyse, judgeIn, type Polarity } from "./engine.ts";
 import { PEST } from "./phrases.ts";
 import { sentences, type Span } from "./text.ts";
 
@@ -94,12 +94,14 @@ export function mentions(text: string, aspects: AspectDefinition[] = ASPECTS): M
   const found: Mention[] = [];
   for (const sentence of sentences(text)) {
     const part = text.slice(sentence.from, sentence.to);
+    let analysis: ReturnType<typeof analyse> | undefined;
     for (const aspect of aspects) {
       aspect.terms.lastIndex = 0;
       const m = aspect.terms.exec(part);
       if (!m) continue;
       const term = { from: sentence.from + m.index, to: sentence.from + m.index + m[0].length };
-      const { polarity, quote } = judge(text, term);
+      analysis ??= analyse(text, sentence);
+      const { polarity, quote } = judgeIn(analysis, term);
       found.push({ aspect: aspect.id, term, quote, polarity });
     }
   }

@@ -20,7 +20,7 @@ export type Polarity = "positive" | "negative" | "neutral";
 
 export interface Judgement {
   polarity: Polarity;
-  /** Weighted opinion sum: > MARGIN positive, < -MARGIN negative. */
+  /** Weighted opinion sum: > TUNING.margin positive, < -TUNING.margin negative. */
   score: number;
   /** The clause the judgement rests on, as character offsets into the text: the quote. */
   quote: Span;
@@ -34,7 +34,17 @@ interface Opinion {
   phrase: boolean;
 }
 
-export const MARGIN = 0.3;
+/** The engine's constants, in one place (eval/tune.ts searches them on training data). */
+export const TUNING = {
+  margin: 0.15,
+  /** Per word of distance between opinion and target. */
+  decay: 0.06,
+  cut: { contrast: 0.1, semicolon: 0.35, comma: 0.7, and: 0.85 },
+  /** An opinion inside the target: the target is itself the judgement ("late", "on time"). */
+  inside: 1.2,
+  /** An opinion word inside a longer target ("customer support"): mostly the target's name. */
+  namePart: 0.2,
+};
 
 /** Words that make "high", "low", "long" or "short" evaluative for the target they describe. */
 const SCALAR_CONTEXT: { words: RegExp; values: Record<string, number> }[] = [
@@ -47,22 +57,58 @@ const SCALAR_CONTEXT: { words: RegExp; values: Record<string, number> }[] = [
 ];
 
 export function judge(text: string, target: Span): Judgement {
-  const sentence = sentenceAt(text, target.from);
-  if (target.to > sentence.to) sentence.to = Math.max(sentence.to, Math.min(text.length, target.to));
+  return judgeIn(analyse(text, sentenceAt(text, target.from)), target);
+}
+
+/** A sentence read once, to be judged for any number of targets in it. */
+export interface Analysis {
+  sentence: Span;
+  words: Token[];
+  cuts: Cut[];
+  /** Where a modifier's reach ends: clause cuts and words already used by a phrase. */
+  stops: (Cut | "phrase")[];
+  /** Opinions with negation and degree applied; `scalar` ones take their value from the target. */
+  opinions: (Opinion & { scalar?: string })[];
+  exclaimed: boolean;
+  question: boolean;
+}
+
+export function analyse(text: string, sentence: Span): Analysis {
   const words = tokens(text, sentence);
+  const cuts = boundaries(words);
+  const found = findOpinions(words);
+  // A negator or degree word used inside a phrase does not modify anything else.
+  const cutsAndPhrases = cuts.map((c, i) => (found.taken[i] ? "phrase" : c));
+  const opinions = found.opinions.map((o) => ({ ...o, valence: o.scalar ? o.valence : modified(words, o, cutsAndPhrases) }));
+  return {
+    sentence,
+    words,
+    cuts,
+    stops: cutsAndPhrases,
+    opinions,
+    exclaimed: words.some((w) => w.word === "!"),
+    question: text.slice(sentence.from, sentence.to).trimEnd().endsWith("?"),
+  };
+}
+
+export function judgeIn(analysis: Analysis, target: Span): Judgement {
+  const { words, cuts, sentence } = analysis;
   if (words.length === 0) return { polarity: "neutral", score: 0, quote: sentence };
   const [first, last] = targetTokens(words, target);
-  const cuts = boundaries(words);
-  const opinions = findOpinions(words, first, last);
-
+  const scalar = SCALAR_CONTEXT.find((c) => words.some((w, i) => i >= first - 4 && i <= last + 4 && c.words.test(w.word)));
   let score = 0;
-  for (const o of opinions) {
-    const valence = modified(words, o, cuts);
+  for (const o of analysis.opinions) {
+    let valence = o.valence;
+    if (o.scalar) {
+      const value = scalar?.values[o.scalar];
+      if (value === undefined && o.valence === 0) continue;
+      valence = modified(words, { ...o, valence: value ?? o.valence }, analysis.stops);
+    }
     score += valence * weight(o, first, last, cuts);
   }
-  if (words.some((w) => w.word === "!")) score *= 1.15;
-  if (text.slice(sentence.from, sentence.to).trimEnd().endsWith("?")) score *= 0.4;
-  const polarity = score > MARGIN ? "positive" : score < -MARGIN ? "negative" : "neutral";
+  if (analysis.exclaimed) score *= 1.15;
+  if (analysis.question) score *= 0.4;
+  const polarity = score > TUNING.margin ? "positive" : score < -TUNING.margin ? "negative" : "neutral";
   return { polarity, score, quote: clause(words, cuts, first, last, sentence) };
 }
 
@@ -108,21 +154,21 @@ function boundaries(words: Token[]): Cut[] {
   return cuts;
 }
 
-const CUT_FACTOR: Record<Exclude<Cut, null>, number> = { contrast: 0.1, semicolon: 0.35, comma: 0.7, and: 0.85 };
-
 function weight(o: Opinion, first: number, last: number, cuts: Cut[]): number {
-  if (o.last >= first && o.first <= last) return 1.2;
+  if (o.last >= first && o.first <= last) return o.first <= first && o.last >= last ? TUNING.inside : TUNING.namePart;
   const [from, to] = o.last < first ? [o.last + 1, first] : [last + 1, o.first];
   let factor = 1;
   for (let i = from; i < to; i++) {
     const cut = cuts[i];
-    if (cut) factor *= CUT_FACTOR[cut];
+    if (cut) factor *= TUNING.cut[cut];
   }
   const distance = to - from;
-  return factor / (1 + 0.12 * distance);
+  return factor / (1 + TUNING.decay * distance);
 }
 
-function findOpinions(words: Token[], first: number, last: number): Opinion[] {
+const SCALAR_WORDS = new Set(SCALAR_CONTEXT.flatMap((c) => Object.keys(c.values)));
+
+function findOpinions(words: Token[]): { opinions: (Opinion & { scalar?: string })[]; taken: boolean[] } {
   const joined = words.map((w) => w.word).join(" ");
   // Start offset of each word in `joined`.
   const starts: number[] = [];
@@ -132,30 +178,28 @@ function findOpinions(words: Token[], first: number, last: number): Opinion[] {
     at += w.word.length + 1;
   }
   const taken = new Array<boolean>(words.length).fill(false);
-  const opinions: Opinion[] = [];
-  for (const { pattern, valence } of PHRASES) {
-    pattern.lastIndex = 0;
-    for (const m of joined.matchAll(pattern)) {
-      const a = starts.indexOf(m.index);
-      const b = starts.indexOf(m.index + m[0].length + 1) - 1;
-      const lastWord = b < 0 ? words.length - 1 : b;
-      if (a < 0) continue;
-      if (taken.slice(a, lastWord + 1).some(Boolean)) continue;
-      taken.fill(true, a, lastWord + 1);
-      opinions.push({ first: a, last: lastWord, valence, phrase: true });
-    }
+  const opinions: (Opinion & { scalar?: string })[] = [];
+  // Phrases start at word starts only: try there (sticky) rather than at every character.
+  const pattern = PHRASES.pattern;
+  for (let a = 0; a < words.length; a++) {
+    pattern.lastIndex = starts[a]!;
+    const m = pattern.exec(joined);
+    if (!m) continue;
+    const end = starts.indexOf(m.index + m[0].length + 1, a);
+    const lastWord = end < 0 ? words.length - 1 : end - 1;
+    const group = m.findIndex((g, i) => i > 0 && g !== undefined);
+    taken.fill(true, a, lastWord + 1);
+    opinions.push({ first: a, last: lastWord, valence: PHRASES.valences[group - 1]!, phrase: true });
+    a = lastWord;
   }
   const lex = lexicon();
-  const scalar = SCALAR_CONTEXT.find((c) => words.slice(first, last + 1).some((w) => c.words.test(w.word)) ||
-    words.some((w, i) => Math.abs(i - first) <= 4 && c.words.test(w.word)));
   words.forEach((w, i) => {
     if (taken[i] || isNegator(w.word) || w.word in DEGREE) return;
-    const v = scalar?.values[w.word] ?? lex.get(w.word) ?? stemmed(lex, w.word);
-    if (v) opinions.push({ first: i, last: i, valence: v, phrase: false });
+    const v = lex.get(w.word) ?? stemmed(lex, w.word) ?? 0;
+    if (SCALAR_WORDS.has(w.word)) opinions.push({ first: i, last: i, valence: v, phrase: false, scalar: w.word });
+    else if (v) opinions.push({ first: i, last: i, valence: v, phrase: false });
   });
-  // A negator or degree word already used inside a phrase does not modify anything else.
-  for (const o of opinions) if (o.phrase) for (let i = o.first; i <= o.last; i++) words[i] = { ...words[i]!, word: `#${words[i]!.word}` };
-  return opinions;
+  return { opinions, taken };
 }
 
 /** Inflections VADER does not list: "recommends" → "recommend", "annoyingly" → "annoying". */
@@ -171,13 +215,12 @@ function stemmed(lex: Map<string, number>, word: string): number | undefined {
 }
 
 /** Negation and degree words in the four words before the opinion, within its clause. */
-function modified(words: Token[], o: Opinion, cuts: Cut[]): number {
+function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number {
   let v = o.valence;
   let negated = false;
   for (let i = o.first - 1; i >= Math.max(0, o.first - 4); i--) {
     const word = words[i]!.word;
-    if (cuts[i] && cuts[i] !== "and") break;
-    if (word.startsWith("#")) break;
+    if (stops[i] && stops[i] !== "and") break;
     if (isNegator(word)) {
       // "not only", "no doubt": not a negation of what follows.
       const next = words[i + 1]?.word;

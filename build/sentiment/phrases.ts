@@ -7,7 +7,7 @@
 export const PEST =
   "(?:(?:bed )?bugs?|ants?|mice|mouse|rats?|(?:cock)?roach(?:es)?|termites?|spiders?|wasps?|hornets?|yellow ?jackets?|bees|fleas?|ticks?|" +
   "mosquito(?:e?s)?|skeeters|rodents?|critters?|pests?|scorpions?|silverfish|earwigs?|gophers?|moles?|voles?|squirrels?|raccoons?|" +
-  "skunks?|(?:o)?possums?|pigeons?|flies|gnats?|moths?|beetles?|crickets?|centipedes?|millipedes?|stink bugs?|fruit flies|them|any|anything|one|a thing)";
+  "skunks?|(?:o)?possums?|pigeons?|flies|gnats?|moths?|beetles?|crickets?|centipedes?|millipedes?|stink bugs?|fruit flies|bites?|activity|droppings|sightings?|scratching|noises?|them|any|anything|one|a thing)";
 const NOT = "(?:not|never|no|didn't|did not|don't|do not|doesn't|does not|haven't|have not|hasn't|has not|hadn't|had not|wasn't|was not|weren't|were not|won't|will not|wouldn't|would not|couldn't|could not|can't|cannot|nobody|no one)";
 const ME = "(?:me|us|my \\w+|our \\w+|him|her|them)";
 const NUM = "(?:a|an|one|two|three|four|five|six|\\d+|several|a few|a couple(?: of)?|multiple)";
@@ -17,6 +17,7 @@ const PATTERNS: [string, number][] = [
   // Effectiveness.
   [`${PEST} (?:${NOT}|never) (?:came|come|returned|been back|come back|came back|reappeared)`, 2.2],
   [`(?:no more|not (?:a|one)(?: single)?|not any|zero|nary a|no sign of|no signs of|no trace of|no evidence of)(?: (?:sign|signs|trace) of)?(?: (?:a|any|live|more|new|the))? ${PEST}`, 2.2],
+  [`(?:no|zero) ${PEST}(?= ,| ;| !|$)`, 2],
   [`no ${PEST} (?:since|anymore|any more|now|at all|in sight|left|whatsoever|for \\w+|in|inside|on|around)`, 2.2],
   [`${NOT} (?:seen|had|noticed|found|spotted|heard|seen or heard|had any|had a|had one|been bothered by|had to deal with)(?: \\w+){0,3} (?:since|again|anymore|any more|${PEST})`, 2.2],
   [`${PEST} (?:are |is |were |was |have been |has been |seem to be |appear to be |all |completely |totally |finally |now )*(?:gone|history|eliminated|dead|under control|taken care of)`, 2],
@@ -37,12 +38,13 @@ const PATTERNS: [string, number][] = [
   [`${NOT} (?:work|worked|help|helped|do anything|do a thing|make a difference|made a difference|solve|fix|fixed|solved|get rid of|kill|touch the problem)`, -2],
   [`(?:did|does|do) (?:absolutely )?nothing|made no difference|no difference`, -2],
   [`waste of (?:money|time)`, -2.5],
+  [`(?:got|get|gets|getting|still getting|was|were|been) (?:bit|bitten)|bit again|bites again`, -2],
   // Punctuality.
   [`(?:right|exactly|bang|spot) on time|on the dot|right when (?:he|she|they) said`, 2],
   [`on time`, 1.8],
   [`ahead of (?:time|schedule)|(?:arrived|came|showed up|got here) early|early in the window`, 1.2],
   [`(?:in|within) the (?:time |arrival )?window|when (?:he|she|they) said (?:they|he|she) would`, 1.2],
-  [`(?:showed up|arrived|came|was|were|is|are|running|ran|always) (?:\\w+ )?(?:late|behind)|behind schedule`, -1.8],
+  [`(?:showed up|arrived|came|was|were|is|are|running|ran|always) (?:(?:a bit|a little|very|really|so|super|way|always|often|again|quite|pretty|extremely|slightly|somewhat|an? \\w+|\\d+ \\w+) )?(?:late|behind)|behind schedule`, -1.8],
   [`no show|(?:never|didn't|did not|nobody|no one|no one ever) (?:showed|show|came|arrived|turned up)(?: up)?|stood (?:me|us) up`, -2.5],
   [`(?:waited|waiting|wait) (?:for )?(?:over |almost |nearly |about |more than |another |an extra )?${NUM} (?:more )?(?:hours?|days?|weeks?)`, -1.6],
   [`(?:had|have|has) to wait|long wait|waited (?:forever|and waited|all day|all morning)`, -1.6],
@@ -92,11 +94,28 @@ const PATTERNS: [string, number][] = [
   [`(?:no|zero|not (?:a |one )?single|not any|not one|never had (?:a|an|any)|never (?:any|a)|without (?:a|any)) (?:complaints?|problems?|issues?|regrets?|hiccups?|hassles?)`, 1.6],
   [`nothing (?:special|great|impressive|to write home about)|not (?:impressed|happy|satisfied|pleased)`, -1.6],
   [`(?:could|should) have been better|left (?:a lot|much) to be desired|leaves (?:a lot|much) to be desired`, -1.8],
-  [`to die for|must (?:try|have)|second to none`, 2.2],
+  [`to die for|must (?:try|have)|second to none|the real deal`, 2.2],
+  [`(?:5|five|4|four|10|ten) stars?|10 ?10`, 1.8],
+  [`(?:0|zero|1|one|2|two) stars?`, -1.5],
+  [`(?:didn't|did not|wouldn't|would not|never) (?:even )?charge`, 1.6],
+  [`expect(?:ed|ing) (?:more|better)|talked down to|talks down to|dragg(?:ed|ing) (?:their|his|her|its) feet`, -1.6],
+  [`(?:could|should|can) (?:be|have been|use some) (?:improved|better)|needs? (?:some )?(?:improvement|work)|room for improvement|nothing out of (?:the )?ordinary|not enough|over ?cooked|under ?cooked|crapped out|gave out|stopped working|quit working|died on (?:me|us)`, -1.5],
+  [`too (?:long|short|small|big|slow|loud|salty|sweet|greasy|cold|hot|noisy|crowded|heavy|dark|dim|much|many|little|few|slick|bright|thin|thick|dry|oily|spicy|bitter|sour|tight|loose|high|low|pricey|expensive|late|early|far|rushed|busy|strong|weak)`, -1.4],
   [`can't (?:say enough|recommend (?:them |it |this \\w+ )?enough|complain|beat)|couldn't (?:be happier|ask for more|recommend (?:them )?enough)`, 2.4],
 ];
 
-export const PHRASES: { pattern: RegExp; valence: number }[] = PATTERNS.map(([source, valence]) => ({
-  pattern: new RegExp(`(?<![\\w'])(?:${source})(?![\\w'])`, "g"),
-  valence,
-}));
+/**
+ * All patterns as one sticky regular expression, one capturing group each, tried at each word's
+ * start: the leftmost phrase wins, and at the same place the one listed first.
+ */
+export const PHRASES = compile(PATTERNS);
+
+function compile(patterns: [string, number][]): { pattern: RegExp; valences: number[] } {
+  for (const [source] of patterns) {
+    if (/(?<!\\)\((?!\?)/.test(source)) throw new Error(`phrase pattern has a capturing group: ${source}`);
+  }
+  return {
+    pattern: new RegExp(`(?<![\\w'])(?:${patterns.map(([source]) => `(${source})`).join("|")})(?![\\w'])`, "y"),
+    valences: patterns.map(([, valence]) => valence),
+  };
+}

@@ -47,7 +47,13 @@ export function tokens(text: string, span: Span = { from: 0, to: text.length }):
   const out: Token[] = [];
   const part = text.slice(span.from, span.to);
   for (const m of part.matchAll(TOKEN)) {
-    out.push({ word: m[0].toLowerCase().replace(/\u2019/g, "'"), from: span.from + m.index, to: span.from + m.index + m[0].length });
+    let word = m[0].toLowerCase().replace(/\u2019/g, "'");
+    // Penn Treebank brackets, as in tokenised corpora.
+    if (word === "lrb" || word === "rrb") {
+      if (part[m.index - 1] !== "-" || part[m.index + 3] !== "-") continue;
+      word = word === "lrb" ? "(" : ")";
+    }
+    out.push({ word, from: span.from + m.index, to: span.from + m.index + m[0].length });
   }
   return out;
 }

@@ -179,18 +179,38 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
       const given = Object.entries(args).filter(([, v]) => v !== undefined);
       if (given.length > 1) return error(`Give at most one of aspect, technician, service or service_area (got ${given.map(([k]) => k).join(", ")}).`);
       const { insights } = ref.current;
+      const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
       if (given.length === 0) {
-        return { content: [{ type: "text", text: JSON.stringify(insights.summary ?? {}) }], structuredContent: { insights } };
+        const sized = forModel(insights) as Record<string, unknown>;
+        return { content: [{ type: "text", text: `${JSON.stringify(sized.summary ?? {})}\n${full}` }], structuredContent: { insights: sized } };
       }
       const [kind, value] = given[0] as [keyof typeof args, string];
       const list = (kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"]) as { id?: string; name?: string }[];
       const v = value.toLowerCase();
       const found = list.find((e) => e.id === v || e.name?.toLowerCase() === v || e.name?.toLowerCase().split(/\s+/)[0] === v);
       if (!found) return error(`No ${kind} "${value}" in the insights. Known: ${list.map((e) => e.id ?? e.name).join(", ") || "none yet"}.`);
-      return { content: [{ type: "text", text: JSON.stringify(found) }], structuredContent: { insights: { [kind]: found } } };
+      const sized = forModel(found);
+      return { content: [{ type: "text", text: `${JSON.stringify(sized)}\n${full}` }], structuredContent: { insights: { [kind]: sized } } };
     },
   );
   return tools;
+}
+
+/** Citations a model gets per list; the rest are counted, and all are in insights.json. */
+const CITATIONS = 5;
+const CITATION_LISTS = new Set(["evidence", "review_ids", "raised_by"]);
+
+/** Insights sized for a model's context: every figure, and the first few citations of each list. */
+export function forModel(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forModel);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) =>
+      CITATION_LISTS.has(key) && Array.isArray(v)
+        ? [key, { count: v.length, first: v.slice(0, CITATIONS) }]
+        : [key, forModel(v)],
+    ),
+  );
 }
 
 function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string) {

@@ -1,0 +1,175 @@
+/**
+ * Every number in insights.json, recomputed from the reviews it cites: counts, scores, trends,
+ * entity figures, topics, the FAQ's answers and the summary's claims. The mentions are re-read
+ * with the engine from each cited review's text, so a citation that does not hold fails here.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PublicReview } from "../../data/schema/public.ts";
+import type { AspectFigures, EntityFigures, Insights } from "../../build/insights.ts";
+import { ASPECTS, mentions } from "../../build/sentiment/aspects.ts";
+import { builtDist } from "../helpers/sidecar.ts";
+
+let insights: Insights;
+let reviews: PublicReview[];
+let byId: Map<string, PublicReview>;
+
+beforeAll(async () => {
+  const dist = await builtDist();
+  insights = JSON.parse(await readFile(join(dist, "insights.json"), "utf8"));
+  reviews = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews;
+  byId = new Map(reviews.map((r) => [r.id, r]));
+});
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const mean = (list: { rating: number }[]) => round2(list.reduce((s, r) => s + r.rating, 0) / list.length);
+const quarter = (date: string) => `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
+const cited = (ids: string[]) => ids.map((id) => {
+  const review = byId.get(id);
+  expect(review, `cited review ${id} is published`).toBeDefined();
+  return review!;
+});
+
+describe("aspects", () => {
+  it("cover the ten aspects of pest-control work", () => {
+    expect(insights.aspects.map((a) => a.id)).toEqual(ASPECTS.map((a) => a.id));
+    expect(insights.aspects.every((a) => a.total > 0)).toBe(true);
+  });
+
+  it("cite every mention, each one re-read from its review with the same polarity and quote", () => {
+    for (const aspect of insights.aspects) {
+      const expected = reviews.flatMap((r) => mentions(r.text).filter((m) => m.aspect === aspect.id).map((m) => ({ review_id: r.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to })));
+      expect(aspect.evidence, aspect.id).toEqual(expected);
+    }
+  });
+
+  it("count, score and trend exactly what they cite", () => {
+    for (const a of insights.aspects as AspectFigures[]) {
+      const count = (p: string, list = a.evidence) => list.filter((e) => e.polarity === p).length;
+      expect([a.positive, a.negative, a.neutral, a.total]).toEqual([count("positive"), count("negative"), count("neutral"), a.evidence.length]);
+      expect(a.review_count).toBe(new Set(a.evidence.map((e) => e.review_id)).size);
+      expect(a.score).toBe(round2((a.positive - a.negative) / a.total));
+      const quarters = [...new Set(a.evidence.map((e) => quarter(byId.get(e.review_id)!.date)))].sort();
+      expect(a.trend.map((t) => t.quarter)).toEqual(quarters);
+      for (const t of a.trend) {
+        const inQuarter = a.evidence.filter((e) => quarter(byId.get(e.review_id)!.date) === t.quarter);
+        expect([t.positive, t.negative, t.neutral, t.total]).toEqual([count("positive", inQuarter), count("negative", inQuarter), count("neutral", inQuarter), inQuarter.length]);
+        expect(t.score).toBe(round2((t.positive - t.negative) / t.total));
+      }
+    }
+  });
+
+  it("quote the highlighted clauses word for word", () => {
+    for (const a of insights.aspects) {
+      expect(a.highlights.length).toBeGreaterThan(0);
+      for (const h of a.highlights) {
+        expect(a.evidence).toContainEqual({ review_id: h.review_id, polarity: h.polarity, from: h.from, to: h.to });
+        expect(byId.get(h.review_id)!.text.slice(h.from, h.to)).toBe(h.quote);
+      }
+    }
+  });
+
+  it("find both praise and complaints where the reviews hold both", () => {
+    const price = insights.aspects.find((a) => a.id === "price")!;
+    expect(price.positive).toBeGreaterThan(0);
+    expect(price.negative).toBeGreaterThan(0);
+  });
+});
+
+describe("entities", () => {
+  const kinds = [
+    ["technicians", (r: PublicReview, id: string) => r.technicians.includes(id)],
+    ["services", (r: PublicReview, id: string) => r.services.includes(id)],
+    ["service_areas", (r: PublicReview, id: string) => r.service_area === id],
+  ] as const;
+
+  it.each(kinds)("%s: figures and aspect profile recomputed from the cited reviews", (kind, has) => {
+    for (const e of insights.entities[kind] as EntityFigures[]) {
+      const expected = reviews.filter((r) => has(r, e.id)).map((r) => r.id);
+      expect(e.review_ids, e.id).toEqual(expected);
+      const list = cited(e.review_ids);
+      expect(e.review_count).toBe(list.length);
+      if (list.length === 0) continue;
+      expect(e.average_rating).toBe(mean(list));
+      for (const star of ["1", "2", "3", "4", "5"] as const) expect(e.rating_counts[star]).toBe(list.filter((r) => String(r.rating) === star).length);
+      expect(e.first_review_date).toBe(list.map((r) => r.date).sort()[0]);
+      expect(e.last_review_date).toBe(list.map((r) => r.date).sort().at(-1));
+      const found = list.flatMap((r) => mentions(r.text));
+      for (const p of e.aspects) {
+        const of = found.filter((m) => m.aspect === p.id);
+        expect([p.positive, p.negative, p.neutral, p.total]).toEqual(["positive", "negative", "neutral"].map((x) => of.filter((m) => m.polarity === x).length).concat(of.length));
+      }
+      expect(e.aspects.reduce((n, p) => n + p.total, 0)).toBe(found.length);
+    }
+  });
+});
+
+describe("topics", () => {
+  it("are phrases found in the text, each citing exactly the reviews that use it", () => {
+    expect(insights.topics.length).toBeGreaterThanOrEqual(5);
+    for (const t of insights.topics) {
+      const phrase = new RegExp(`(?<![a-z'-])${t.label.replace(/[-]/g, "\\-")}(?![a-z'-])`);
+      const using = reviews.filter((r) => phrase.test(r.text.toLowerCase())).map((r) => r.id);
+      expect(t.review_ids, t.label).toEqual(using);
+      expect(t.review_count).toBe(using.length);
+      expect(t.average_rating).toBe(mean(cited(t.review_ids)));
+    }
+  });
+});
+
+describe("FAQ", () => {
+  it("answers each question with the figures of the reviews it cites", () => {
+    expect(insights.faq.length).toBeGreaterThanOrEqual(5);
+    for (const entry of insights.faq) {
+      const ids = entry.evidence.review_ids;
+      cited(ids);
+      if (entry.aspect) {
+        const a = insights.aspects.find((x) => x.id === entry.aspect)!;
+        expect(ids).toEqual([...new Set(a.evidence.map((e) => e.review_id))]);
+        const pct = (n: number) => Math.round((n / a.total) * 100);
+        expect(entry.answer).toContain(`${a.total} mentions in ${ids.length} reviews: ${pct(a.positive)}% positive, ${pct(a.negative)}% negative and ${pct(a.neutral)}% neutral.`);
+        for (const id of entry.raised_by) expect(ids).toContain(id);
+        if (entry.raised_by.length) expect(entry.answer).toContain(`${entry.raised_by.length} of those reviews`);
+      } else {
+        const list = cited(ids);
+        expect(entry.answer).toContain(`an average of ${mean(list)} out of 5 over ${list.length} reviews`);
+      }
+    }
+  });
+});
+
+describe("summary", () => {
+  it("makes only claims that its cited reviews support", () => {
+    const sentences = insights.summary.sentences;
+    expect(sentences.length).toBeGreaterThanOrEqual(4);
+    for (const { text, evidence } of sentences) {
+      const list = cited(evidence.review_ids);
+      let m: RegExpMatchArray | null;
+      if ((m = text.match(/has (\d+) verified reviews with an average of ([\d.]+) out of 5/))) {
+        expect(list.length).toBe(reviews.length);
+        expect([Number(m[1]), Number(m[2])]).toEqual([list.length, mean(list)]);
+      } else if ((m = text.match(/^(\d+)% of reviewers gave 4 or 5 stars/))) {
+        expect(list.every((r) => r.rating >= 4)).toBe(true);
+        expect(list.length).toBe(reviews.filter((r) => r.rating >= 4).length);
+        expect(Number(m[1])).toBe(Math.round((list.length / reviews.length) * 100));
+      } else if ((m = text.match(/^(?:Customers praise (.+) most: (\d+) of (\d+) mentions are positive|The most frequent complaint concerns (.+): (\d+) of (\d+) mentions are negative)/))) {
+        const name = m[1] ?? m[4];
+        const a = insights.aspects.find((x) => x.name.toLowerCase() === name)!;
+        expect(evidence.review_ids).toEqual([...new Set(a.evidence.map((e) => e.review_id))]);
+        expect([Number(m[2] ?? m[5]), Number(m[3] ?? m[6])]).toEqual([m[1] ? a.positive : a.negative, a.total]);
+      } else if ((m = text.match(/is (.+) \((\d+) reviews, average ([\d.]+)\)/))) {
+        expect([Number(m[2]), Number(m[3])]).toEqual([list.length, mean(list)]);
+      } else if ((m = text.match(/\((\d{4}-Q\d) to (\d{4}-Q\d)\) the average rating is ([\d.]+), (?:up from|down from|the same as) ([\d.]+)/))) {
+        const quarters = [...new Set(reviews.map((r) => quarter(r.date)))].sort();
+        const recent = list.filter((r) => quarters.slice(-4).includes(quarter(r.date)));
+        const before = list.filter((r) => quarters.slice(-8, -4).includes(quarter(r.date)));
+        expect(recent.length + before.length).toBe(list.length);
+        expect([m[1], m[2]]).toEqual([quarters.at(-4), quarters.at(-1)]);
+        expect([Number(m[3]), Number(m[4])]).toEqual([mean(recent), mean(before)]);
+      } else {
+        throw new Error(`a summary sentence this test cannot check: ${text}`);
+      }
+    }
+  });
+});

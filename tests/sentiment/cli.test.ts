@@ -1,0 +1,71 @@
+/** `npm run --silent sentiment -- FILE.jsonl`, run as a user runs it. */
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/data.ts";
+import { userEnv, type Run } from "../helpers/run.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+function sentiment(file: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "sentiment", "--", file], { cwd: ROOT, env: userEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lines = (run: Run) => run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+const target = (id: string, text: string, aspect: string) => {
+  const from = text.indexOf(aspect);
+  return { id, text, aspect, from, to: from + aspect.length };
+};
+
+describe("npm run sentiment", () => {
+  it("prints one {id, aspect, polarity} line per input line, in order, for any domain", async () => {
+    const input = [
+      target("1", "The technician was great but the price was steep.", "technician"),
+      target("2", "The technician was great but the price was steep.", "price"),
+      target("3", "The sushi was fresh, though the waiter ignored us.", "waiter"),
+      target("4", "I bought it in March.", "it"),
+    ];
+    const file = join(await tempDir(), "targets.jsonl");
+    await writeFile(file, input.map((t) => JSON.stringify(t)).join("\n") + "\n");
+    const run = await sentiment(file);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(lines(run)).toEqual([
+      { id: "1", aspect: "technician", polarity: "positive" },
+      { id: "2", aspect: "price", polarity: "negative" },
+      { id: "3", aspect: "waiter", polarity: "negative" },
+      { id: "4", aspect: "it", polarity: "neutral" },
+    ]);
+  });
+
+  it("reports unreadable lines with their line number, still judges the rest, and exits 1", async () => {
+    const file = join(await tempDir(), "bad.jsonl");
+    await writeFile(file, [
+      JSON.stringify(target("ok", "Dana was on time.", "Dana")),
+      "{not json",
+      JSON.stringify({ id: "x", text: "short", aspect: "long aspect" }),
+      JSON.stringify({ id: "y", text: "short", aspect: "sh", from: 3, to: 99 }),
+    ].join("\n"));
+    const run = await sentiment(file);
+    expect(run.code).toBe(1);
+    expect(lines(run)).toEqual([{ id: "ok", aspect: "Dana", polarity: "positive" }]);
+    expect(run.stderr).toMatch(/bad\.jsonl:2: not JSON/);
+    expect(run.stderr).toMatch(/bad\.jsonl:3: aspect "long aspect" does not occur in text/);
+    expect(run.stderr).toMatch(/bad\.jsonl:4: from: from\/to must be a non-empty range inside text/);
+  });
+
+  it("names a missing file instead of crashing", async () => {
+    const run = await sentiment("/nonexistent/targets.jsonl");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot read \/nonexistent\/targets\.jsonl/);
+  });
+});
