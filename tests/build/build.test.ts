@@ -167,12 +167,13 @@ describe("build determinism and ETags", () => {
       return Object.fromEntries(Object.entries(m.files).map(([p, f]) => [p, f.etag]));
     };
     const before = await etags();
-    // The oldest review is in reviews.json only (the feeds hold the 50 newest).
-    await editReview(join(data, "reviews/2025.jsonl"), "r-00", (r) => ({ ...r, text: "Edited: still no ants." }));
+    // The oldest review is in reviews.json only (the feeds hold the 50 newest); its new words
+    // are a new aspect mention, which insights.json cites.
+    await editReview(join(data, "reviews/2025.jsonl"), "r-00", (r) => ({ ...r, text: "Edited: the ants came back a week later." }));
     const afterOld = await etags();
-    expect(Object.keys(before).filter((p) => before[p] !== afterOld[p])).toEqual(["/reviews.json"]);
-    // The newest review is also in both feeds and on the home page.
-    await editReview(join(data, "reviews/2025.jsonl"), "r-59", (r) => ({ ...r, text: "Edited: the newest one." }));
+    expect(Object.keys(before).filter((p) => before[p] !== afterOld[p]).sort()).toEqual(["/insights.json", "/reviews.json"]);
+    // The newest review is also in both feeds and on the home page; its author is in no figure.
+    await editReview(join(data, "reviews/2025.jsonl"), "r-59", (r) => ({ ...r, author: "Edited A." }));
     const afterNew = await etags();
     expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual(["/api/feed.json", "/feed.xml", "/index.html", "/reviews.json"]);
   });
