@@ -12,6 +12,7 @@ import { computeInsights } from "./insights.ts";
 import { loadData } from "./load.ts";
 import { writeManifest, type Manifest } from "./manifest.ts";
 import { renderSite } from "./render.ts";
+import { bundleScripts, writeReviewPages, writeSitemap } from "./pages.ts";
 import { writeReviewsJson } from "./write-reviews.ts";
 
 export interface BuildResult {
@@ -43,6 +44,10 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       insights,
     });
     await writeReviewsJson(join(staging, "reviews.json"), dataset);
+    await bundleScripts(staging);
+    await writeSitemap(staging, dataset, baseUrl);
+    progress("writing a page per review");
+    await writeReviewPages(staging, dataset, feed, baseUrl);
     progress("hashing and compressing");
     const manifest = await writeManifest({
       dir: staging,

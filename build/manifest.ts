@@ -53,6 +53,9 @@ export function contentType(urlPath: string): string {
   return TYPES[urlPath] ?? TYPES[ext] ?? "application/octet-stream";
 }
 
+/** reviews/{id}/index.html */
+export const REVIEW_PAGE = /^reviews\/[^/]+\/index\.html$/;
+
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
 export interface ManifestInput {
@@ -89,7 +92,8 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f))
+    // A page per review is served from disk by the sidecar (routes/review-page.get.ts), not from the manifest.
+    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f) && !REVIEW_PAGE.test(f))
     .sort();
 }
 

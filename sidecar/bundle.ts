@@ -149,6 +149,11 @@ export class BundleRef {
     return this.bundle;
   }
 
+  /** The dist/ folder this bundle is loaded from. */
+  get dir(): string {
+    return this.distDir;
+  }
+
   /**
    * Load dist/ again and swap it in; resolves with the URL paths whose ETag changed. When the new
    * bundle is invalid this throws and the old one keeps serving.

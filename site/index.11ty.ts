@@ -1,43 +1,57 @@
-/** The home page: who the business is, its rating, and where the data lives. */
+/** The home page: the business, its rating and how it is spread, the newest reviews, and where the data lives. */
 import type { SiteData } from "../build/render.ts";
+import { businessLd, html, jsonLd, names, page, reviewArticle, reviewLd } from "./_lib/html.ts";
 
 export const data = { permalink: "/index.html" };
 
 export function render({ dataset, feed, baseUrl }: SiteData): string {
   const { business, aggregate_rating: rating } = dataset;
-  const items = feed.items
-    .slice(0, 10)
-    .map(({ review, title }) => `<li><a href="${html(review.url)}">${html(title)}</a> <small>${review.date}</small><p>${html(review.text)}</p></li>`)
+  const n = names(business);
+  const newest = feed.items.slice(0, 10).map((i) => i.review);
+  const max = Math.max(1, ...Object.values(rating.rating_counts));
+  const distribution = (["5", "4", "3", "2", "1"] as const)
+    .map((star) => {
+      const count = rating.rating_counts[star];
+      const pct = rating.review_count ? Math.round((count / rating.review_count) * 100) : 0;
+      return `<li><span class="label">${star} stars</span><span class="bar" aria-hidden="true"><span style="width:${Math.round((count / max) * 100)}%"></span></span><span class="count">${count} (${pct}%)</span></li>`;
+    })
     .join("\n");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${html(business.name)}: verified reviews</title>
-<meta name="description" content="${html(business.description)}">
-<link rel="alternate" type="application/atom+xml" href="${html(feed.atomFeedUrl)}" title="Newest reviews (Atom)">
-<link rel="alternate" type="application/feed+json" href="${html(feed.jsonFeedUrl)}" title="Newest reviews (JSON Feed)">
-</head>
-<body>
-<header><h1>${html(business.name)}</h1><p>${html(business.description)}</p></header>
-<main>
-<p><strong>${rating.rating_value}</strong> out of 5 from ${rating.review_count} verified reviews.</p>
-<h2>Newest reviews</h2>
-<ul>
-${items}
-</ul>
-</main>
-<footer>
-<p>Data: <a href="${baseUrl}/reviews.json">reviews.json</a> · <a href="${baseUrl}/insights.json">insights.json</a> ·
-<a href="${html(feed.jsonFeedUrl)}">JSON Feed</a> · <a href="${html(feed.atomFeedUrl)}">Atom</a> ·
-<a href="${baseUrl}/.well-known/openapi.json">OpenAPI</a></p>
-</footer>
-</body>
-</html>
-`;
-}
+  const ld = {
+    "@context": "https://schema.org",
+    ...businessLd(business, baseUrl),
+    aggregateRating: { "@type": "AggregateRating", ratingValue: rating.rating_value, reviewCount: rating.review_count, bestRating: 5, worstRating: 1 },
+    review: newest.map((r) => reviewLd(r, baseUrl)),
+  };
+  const body = `<h1>${html(business.name)}</h1>
+<p class="lead">${html(business.description)}</p>
+<p class="contact">${html(business.address.street)}, ${html(business.address.locality)}, ${html(business.address.region)} ${html(business.address.postal_code)} · <a href="tel:${html(business.telephone)}">${html(business.telephone)}</a></p>
 
-function html(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+<section aria-labelledby="rating">
+<h2 id="rating">Rating</h2>
+<p class="score"><strong>${rating.rating_value}</strong> out of 5 from <a href="${baseUrl}/reviews/">${rating.review_count} verified reviews</a>.</p>
+<ul class="distribution" aria-label="Reviews per star rating">
+${distribution}
+</ul>
+<p><a href="${baseUrl}/insights/">What customers say about punctuality, price, effectiveness and more</a>.</p>
+</section>
+
+<section aria-labelledby="newest">
+<h2 id="newest">Newest reviews</h2>
+${newest.map((r) => reviewArticle(r, n, { heading: "h3", link: true })).join("\n")}
+<p><a href="${baseUrl}/reviews/">All reviews, with filters</a></p>
+</section>
+
+<section aria-labelledby="data">
+<h2 id="data">The data, for machines</h2>
+<ul>
+<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with WebSub push from <code>${html(baseUrl)}/api/websub/hub</code>.</li>
+<li>Every review: <a href="${baseUrl}/reviews.json">reviews.json</a>; the insights: <a href="${baseUrl}/insights.json">insights.json</a>.</li>
+<li>A JSON API with search and paging: <a href="${baseUrl}/api/">API reference</a> (<a href="${baseUrl}/.well-known/openapi.json">OpenAPI 3.1</a>).</li>
+<li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a href="${baseUrl}/llms.txt">llms.txt</a>.</li>
+</ul>
+</section>`;
+  return page({
+    baseUrl, business, path: "/", title: `${business.name}: verified reviews`, description: business.description, body,
+    head: jsonLd(ld), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+  });
 }

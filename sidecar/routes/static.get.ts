@@ -2,6 +2,9 @@
  * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
  * precompressed copy the client accepts, and WebSub discovery links on the three topics.
  */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { BundleRef, StaticFile } from "../bundle.ts";
 import { discoveryLinks, TOPICS } from "../hub/topics.ts";
 import { chooseEncoding } from "../http/encoding.ts";
@@ -9,9 +12,9 @@ import { notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
 
 export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
-  return (request: Request, url: URL): Response => {
+  return (request: Request, url: URL): Response | Promise<Response> => {
     const file = findFile(bundle.current.files, url.pathname);
-    if (!file) return notFound(url.pathname);
+    if (!file) return reviewPage(bundle, request, url);
     const coding = chooseEncoding(request.headers.get("accept-encoding"), file.encoded);
     const headers: Record<string, string> = {};
     if (file.encoded.br || file.encoded.gzip) headers.vary = "Accept-Encoding";
@@ -29,6 +32,28 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
       headers,
     });
   };
+}
+
+const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
+
+/**
+ * A review's page (reviews/{id}/index.html): the build writes one per review and leaves them out
+ * of the manifest (a million of them would not fit in memory), so they are read from disk here,
+ * for published reviews only, with an ETag from their bytes.
+ */
+async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promise<Response> {
+  const match = REVIEW_PATH.exec(url.pathname);
+  const changed = match && bundle.current.index.changedAt(match[1]!);
+  if (!match || !changed) return notFound(url.pathname);
+  if (!match[2]) return new Response(null, { status: 308, headers: { location: `${url.pathname}/${url.search}` } });
+  const body = await readFile(join(bundle.dir, "reviews", match[1]!, "index.html")).catch(() => undefined);
+  if (!body) return notFound(url.pathname);
+  return represent(request, {
+    body,
+    contentType: "text/html; charset=utf-8",
+    cacheControl: "public, max-age=60",
+    validators: { etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`, lastModified: new Date(changed) },
+  });
 }
 
 function findFile(files: Map<string, StaticFile>, path: string): StaticFile | undefined {

@@ -81,6 +81,12 @@ export class ReviewIndex {
     return this.ids.length;
   }
 
+  /** When the review with this id last changed (its date, edit or reply), or undefined. */
+  changedAt(id: string): string | undefined {
+    const p = this.positionOf.get(id);
+    return p === undefined ? undefined : this.changed[p];
+  }
+
   /** The review with this id, or undefined. */
   review(id: string): PublicReview | undefined {
     const p = this.positionOf.get(id);

@@ -1,0 +1,56 @@
+/**
+ * What the build writes beside Eleventy: a page per review (reviews/{id}/index.html, from the
+ * template in site/_lib/review-page.ts), sitemap.xml, and the pages' script bundled by esbuild.
+ * Review pages are written here in a plain loop, not through Eleventy's pagination, so that a
+ * million reviews stay linear; they are not in the manifest (the sidecar serves them from disk).
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build as esbuild } from "esbuild";
+import { names } from "../site/_lib/html.ts";
+import { reviewPage } from "../site/_lib/review-page.ts";
+import { changedAt, type Dataset } from "./dataset.ts";
+import type { Feed } from "./feed.ts";
+
+/** The sitemap protocol's limit per file. */
+const SITEMAP_MAX = 50_000;
+const PAGES = ["/", "/reviews/", "/insights/", "/api/", "/about/"];
+
+export async function writeReviewPages(dir: string, dataset: Dataset, feed: Feed, baseUrl: string): Promise<void> {
+  const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
+  // A few files at a time: enough to keep the disk busy, few enough to keep memory flat.
+  const BATCH = 64;
+  for (let i = 0; i < dataset.reviews.length; i += BATCH) {
+    await Promise.all(
+      dataset.reviews.slice(i, i + BATCH).map(async (review) => {
+        const folder = join(dir, "reviews", review.id);
+        await mkdir(folder, { recursive: true });
+        await writeFile(join(folder, "index.html"), reviewPage(review, context));
+      }),
+    );
+  }
+}
+
+/** sitemap.xml: the pages, then the newest reviews up to the protocol's 50,000 URLs. */
+export async function writeSitemap(dir: string, dataset: Dataset, baseUrl: string): Promise<void> {
+  const day = (t: string) => t.slice(0, 10);
+  const urls = [
+    ...PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${day(dataset.updated)}</lastmod></url>`),
+    ...dataset.reviews.slice(0, SITEMAP_MAX - PAGES.length).map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`),
+  ];
+  await writeFile(join(dir, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`);
+}
+
+/** The pages' script (site/scripts/*.ts), bundled and minified into assets/. */
+export async function bundleScripts(dir: string): Promise<void> {
+  await esbuild({
+    entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
+    outdir: join(dir, "assets"),
+    bundle: true,
+    minify: true,
+    format: "esm",
+    target: "es2020",
+    logLevel: "error",
+  });
+}

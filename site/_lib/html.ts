@@ -1,0 +1,142 @@
+/** Small helpers shared by the page templates: escaping, stars, dates, the page frame. */
+import type { PublicBusiness, PublicReview } from "../../data/schema/public.ts";
+
+export function html(text: string | number): string {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** JSON for a <script type="application/ld+json">: "</" cannot end the script early. */
+export function jsonLd(value: unknown): string {
+  return `<script type="application/ld+json">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>`;
+}
+
+export function stars(rating: number): string {
+  return `<span class="stars" role="img" aria-label="${rating} out of 5 stars">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`;
+}
+
+export function longDate(date: string): string {
+  const [y, m, d] = date.slice(0, 10).split("-").map(Number);
+  return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+}
+
+export interface Names {
+  technicians: Map<string, string>;
+  services: Map<string, string>;
+  areas: Map<string, string>;
+}
+
+export function names(business: PublicBusiness): Names {
+  return {
+    technicians: new Map(business.technicians.map((t) => [t.id, t.name])),
+    services: new Map(business.services.map((s) => [s.id, s.name])),
+    areas: new Map(business.service_areas.map((a) => [a.id, a.name])),
+  };
+}
+
+/** One review as an <article>: used by the home page, the review pages and (as a shape) by the reviews page's script. */
+export function reviewArticle(review: PublicReview, n: Names, options: { heading: "h2" | "h3"; link: boolean }): string {
+  const { heading: h } = options;
+  const title = `${html(review.author)}, ${longDate(review.date)}`;
+  const about = [
+    review.technicians.map((t) => n.technicians.get(t) ?? t).join(" and "),
+    review.services.map((s) => n.services.get(s) ?? s).join(", "),
+    n.areas.get(review.service_area) ?? review.service_area,
+  ].filter(Boolean);
+  return `<article class="review">
+<${h}>${options.link ? `<a href="${html(review.url)}">${title}</a>` : title}</${h}>
+<p>${stars(review.rating)} <span class="meta">${html(about.join(" · "))}</span></p>
+<p class="text">${html(review.text)}</p>${review.updated ? `\n<p class="meta">Edited by the reviewer on ${longDate(review.updated)}.</p>` : ""}${
+    review.response ? `\n<div class="response"><p class="meta">Response from the business, ${longDate(review.response.date)}:</p><p>${html(review.response.text)}</p></div>` : ""
+  }
+</article>`;
+}
+
+export interface Frame {
+  baseUrl: string;
+  business: PublicBusiness;
+  /** The page's path, e.g. "/insights/"; marks the current link in the navigation. */
+  path: string;
+  title: string;
+  description: string;
+  body: string;
+  head?: string;
+  jsonFeedUrl: string;
+  atomFeedUrl: string;
+}
+
+const NAV: [string, string][] = [
+  ["/", "Home"],
+  ["/reviews/", "Reviews"],
+  ["/insights/", "Insights"],
+  ["/api/", "API"],
+  ["/about/", "How it works"],
+];
+
+export function page(f: Frame): string {
+  const nav = NAV.map(([path, label]) => `<li><a href="${f.baseUrl}${path}"${path === f.path ? ' aria-current="page"' : ""}>${label}</a></li>`).join("");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${html(f.title)}</title>
+<meta name="description" content="${html(f.description)}">
+<link rel="canonical" href="${html(f.baseUrl + f.path)}">
+<link rel="stylesheet" href="${f.baseUrl}/assets/site.css">
+<link rel="icon" href="${f.baseUrl}/favicon.svg" type="image/svg+xml">
+<link rel="alternate" type="application/atom+xml" href="${html(f.atomFeedUrl)}" title="Newest reviews (Atom)">
+<link rel="alternate" type="application/feed+json" href="${html(f.jsonFeedUrl)}" title="Newest reviews (JSON Feed)">
+${f.head ?? ""}</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site">
+<p class="brand"><a href="${f.baseUrl}/">${html(f.business.name)}</a></p>
+<nav aria-label="Main"><ul>${nav}</ul></nav>
+</header>
+<main id="main">
+${f.body}
+</main>
+<footer class="site">
+<p>Open data, no account needed: <a href="${f.baseUrl}/reviews.json">reviews.json</a> · <a href="${f.baseUrl}/insights.json">insights.json</a> ·
+<a href="${html(f.jsonFeedUrl)}">JSON Feed</a> · <a href="${html(f.atomFeedUrl)}">Atom feed</a> · <a href="${f.baseUrl}/.well-known/openapi.json">OpenAPI</a> ·
+<a href="${f.baseUrl}/llms.txt">llms.txt</a> · MCP: <code>${html(f.baseUrl)}/mcp</code></p>
+</footer>
+</body>
+</html>
+`;
+}
+
+export function businessLd(business: PublicBusiness, baseUrl: string) {
+  return {
+    "@type": "LocalBusiness",
+    "@id": `${baseUrl}/#business`,
+    name: business.name,
+    description: business.description,
+    url: `${baseUrl}/`,
+    telephone: business.telephone,
+    email: business.email,
+    priceRange: business.price_range,
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: business.address.street,
+      addressLocality: business.address.locality,
+      addressRegion: business.address.region,
+      postalCode: business.address.postal_code,
+      addressCountry: business.address.country,
+    },
+    ...(business.geo && { geo: { "@type": "GeoCoordinates", latitude: business.geo.latitude, longitude: business.geo.longitude } }),
+  };
+}
+
+export function reviewLd(review: PublicReview, baseUrl: string) {
+  return {
+    "@type": "Review",
+    "@id": review.url,
+    url: review.url,
+    author: { "@type": "Person", name: review.author },
+    datePublished: review.date,
+    reviewBody: review.text,
+    reviewRating: { "@type": "Rating", ratingValue: review.rating, bestRating: 5, worstRating: 1 },
+    itemReviewed: { "@id": `${baseUrl}/#business` },
+  };
+}

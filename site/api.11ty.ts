@@ -1,0 +1,69 @@
+/** The API page: the OpenAPI document the sidecar serves, rendered for people. */
+import type { SiteData } from "../build/render.ts";
+import { openApiDocument } from "../sidecar/openapi.ts";
+import { html, page } from "./_lib/html.ts";
+
+export const data = { permalink: "/api/index.html" };
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: { type?: string | string[]; enum?: unknown[]; description?: string; minimum?: number; maximum?: number; format?: string };
+}
+interface Operation {
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
+  responses?: Record<string, { description?: string }>;
+}
+
+const EXAMPLES: Record<string, string> = {
+  "GET /reviews.json": "curl -i BASE/reviews.json",
+  "GET /insights.json": "curl BASE/insights.json",
+  "GET /api/feed.json": "curl BASE/api/feed.json",
+  "GET /feed.xml": "curl BASE/feed.xml",
+  "GET /api/reviews/search": "curl 'BASE/api/reviews/search?min_rating=4&query=spiders&limit=5'",
+  "GET /api/reviews/since/{date}": "curl BASE/api/reviews/since/2026-10-01",
+  "POST /api/websub/hub": "curl -d hub.mode=subscribe -d hub.topic=BASE/feed.xml -d hub.callback=https://example.org/callback BASE/api/websub/hub",
+  "POST /mcp": `curl -X POST BASE/mcp -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
+};
+
+function type(p: Parameter): string {
+  const s = p.schema ?? {};
+  const base = Array.isArray(s.type) ? s.type.join(" or ") : (s.type ?? "");
+  const extra = [s.format, s.enum && `one of ${s.enum.join(", ")}`, s.minimum !== undefined && `≥ ${s.minimum}`, s.maximum !== undefined && `≤ ${s.maximum}`].filter(Boolean).join(", ");
+  return extra ? `${base} (${extra})` : base;
+}
+
+export function render({ dataset, feed, baseUrl }: SiteData): string {
+  const doc = openApiDocument(baseUrl) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>> };
+  const sections = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => {
+      const key = `${method.toUpperCase()} ${path}`;
+      const id = key.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+      const params = op.parameters?.length
+        ? `<table tabindex="0"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
+${op.parameters.map((p) => `<tr><th scope="row"><code>${html(p.name)}</code>${p.required ? " (required)" : ""}</th><td>${p.in}</td><td>${html(type(p))}</td><td>${html(p.description ?? p.schema?.description ?? "")}</td></tr>`).join("\n")}
+</tbody></table>`
+        : "";
+      const responses = Object.entries(op.responses ?? {}).map(([code, r]) => `<li><strong>${code}</strong>: ${html(r.description ?? "")}</li>`).join("");
+      const example = EXAMPLES[key]?.replaceAll("BASE", baseUrl);
+      return `<section aria-labelledby="${id}">
+<h2 id="${id}"><code>${html(key)}</code></h2>
+<p>${html(op.summary ?? "")}</p>${op.description ? `\n<p>${html(op.description)}</p>` : ""}
+${params}
+<h3>Responses</h3><ul>${responses}</ul>${example ? `\n<h3>Example</h3><pre tabindex="0"><code>${html(example)}</code></pre>` : ""}
+</section>`;
+    }),
+  );
+  const body = `<h1>API</h1>
+<p class="lead">${html(doc.info.description)}</p>
+<p>The machine-readable description: <a href="${baseUrl}/.well-known/openapi.json">OpenAPI 3.1</a>. This page is rendered from it.</p>
+${sections.join("\n")}`;
+  return page({
+    baseUrl, business: dataset.business, path: "/api/", title: `API: ${dataset.business.name} reviews`, description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",
+    body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+  });
+}

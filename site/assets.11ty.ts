@@ -1,0 +1,67 @@
+/** The stylesheet and the icon: small, no framework, readable at any width, light and dark. */
+export const data = {
+  pagination: { data: "assets", size: 1, alias: "asset" },
+  assets: ["assets/site.css", "favicon.svg"],
+  permalink: (d: { asset: string }) => `/${d.asset}`,
+  eleventyExcludeFromCollections: true,
+};
+
+export function render({ asset }: { asset: string }): string {
+  return asset === "favicon.svg" ? ICON : CSS;
+}
+
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#1a7f37"/><path d="m10 16 4 4 8-8" fill="none" stroke="#fff" stroke-width="3"/></svg>
+`;
+
+const CSS = `:root { --fg: #1f2328; --muted: #57606a; --bg: #ffffff; --line: #d0d7de; --link: #0550ae; --soft: #f6f8fa; --accent: #1a7f37; color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--link); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--bg); padding: .5rem 1rem; }
+.skip:focus { left: 1rem; z-index: 1; }
+header.site, main, footer.site { max-width: 60rem; margin: 0 auto; padding: 0 1rem; overflow-wrap: anywhere; }
+header.site { display: flex; flex-wrap: wrap; gap: .5rem 2rem; align-items: baseline; justify-content: space-between; border-bottom: 1px solid var(--line); }
+.brand { font-weight: 700; font-size: 1.15rem; margin: .8rem 0; }
+.brand a { color: var(--fg); text-decoration: none; }
+nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; margin: .8rem 0; padding: 0; }
+nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
+footer.site { border-top: 1px solid var(--line); margin-top: 3rem; color: var(--muted); font-size: .9rem; }
+h1 { font-size: 2rem; line-height: 1.2; margin: 1.5rem 0 .5rem; }
+h2 { font-size: 1.35rem; margin: 2rem 0 .75rem; }
+h3 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
+.lead { font-size: 1.1rem; color: var(--muted); }
+.meta { color: var(--muted); font-size: .9rem; }
+.stars { color: #9a6700; letter-spacing: .1em; }
+.score strong { font-size: 2rem; }
+.review { border-top: 1px solid var(--line); padding: .5rem 0 1rem; }
+.review h2, .review h3 { font-size: 1.05rem; margin: .75rem 0 .25rem; }
+.review .text { white-space: pre-line; }
+.response { border-left: 4px solid var(--line); padding: .25rem .75rem; background: var(--soft); }
+.distribution { list-style: none; padding: 0; max-width: 28rem; }
+.distribution li { display: grid; grid-template-columns: 4.5rem 1fr 6rem; gap: .5rem; align-items: center; }
+.distribution .bar { background: var(--soft); border: 1px solid var(--line); height: .9rem; }
+.distribution .bar span { display: block; height: 100%; background: var(--accent); }
+.filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .75rem 1rem; align-items: end; background: var(--soft); padding: 1rem; border: 1px solid var(--line); }
+.filters label { display: block; font-weight: 600; font-size: .9rem; }
+.filters input, .filters select, button { font: inherit; width: 100%; padding: .4rem .5rem; border: 1px solid #8c959f; border-radius: 4px; background: var(--bg); color: var(--fg); }
+.filters .actions { display: flex; gap: .5rem; }
+button { cursor: pointer; width: auto; background: var(--soft); }
+button[type="submit"] { background: #0969da; color: #fff; border-color: #0969da; }
+button:disabled { opacity: .5; cursor: not-allowed; }
+.paging { display: flex; gap: 1rem; margin: 1rem 0; }
+figure.chart { margin: 1rem 0 2rem; }
+figure.chart svg { width: 100%; height: auto; max-width: 44rem; font: 13px system-ui, sans-serif; fill: var(--fg); }
+figcaption { color: var(--muted); font-size: .9rem; }
+table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; }
+th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
+pre { background: var(--soft); padding: .75rem; overflow-x: auto; border: 1px solid var(--line); }
+code { font-size: .9em; }
+.quotes li { margin: .4rem 0; }
+dt { font-weight: 600; margin-top: .75rem; }
+dd { margin-left: 0; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117; --line: #3d444d; --link: #4493f8; --soft: #151b23; color-scheme: dark; }
+  .stars { color: #d29922; }
+}
+`;

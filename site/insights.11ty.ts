@@ -1,0 +1,58 @@
+/** The insights page: insights.json as charts (inline SVG), quotes, topics, FAQ and summary. */
+import type { SiteData } from "../build/render.ts";
+import { ratingBars, sentimentBars, trendLine } from "./_lib/charts.ts";
+import { html, page } from "./_lib/html.ts";
+
+export const data = { permalink: "/insights/index.html" };
+
+export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
+  const { business } = dataset;
+  const url = (id: string) => `${baseUrl}/reviews/${id}/`;
+  const aspects = insights.aspects.filter((a) => a.total > 0);
+  const withReviews = <T extends { review_count: number }>(list: T[]) => list.filter((e) => e.review_count > 0);
+  const quotes = aspects
+    .map((a) => {
+      const items = a.highlights.filter((h) => h.polarity !== "neutral").map((h) => `<li class="${h.polarity}"><q>${html(h.quote)}</q> <a href="${url(h.review_id)}">(${h.polarity}, read the review)</a></li>`);
+      return items.length ? `<h3>${html(a.name)}</h3><ul class="quotes">${items.join("")}</ul>` : "";
+    })
+    .join("\n");
+  const body = `<h1>What customers say</h1>
+<p class="lead">Computed from the text of ${insights.generated_from.review_count} reviews when the site was built. Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a href="${baseUrl}/about/#insights">how it is computed</a>.</p>
+
+<section aria-labelledby="summary"><h2 id="summary">Summary</h2>
+<ul>${insights.summary.sentences.map((s) => `<li>${html(s.text)}</li>`).join("")}</ul>
+</section>
+
+<section aria-labelledby="aspects"><h2 id="aspects">Aspects of the work</h2>
+${sentimentBars("Positive, neutral and negative mentions per aspect", aspects.map((a) => ({ label: a.name, positive: a.positive, neutral: a.neutral, negative: a.negative, total: a.total })))}
+</section>
+
+<section aria-labelledby="trend"><h2 id="trend">Over time</h2>
+${trendLine("Average rating per quarter", insights.overview.by_quarter.map((q) => ({ label: q.quarter, value: q.average_rating, count: q.review_count })), { min: 1, max: 5, unit: "average stars" })}
+</section>
+
+<section aria-labelledby="technicians"><h2 id="technicians">Technicians</h2>
+${ratingBars("Average rating per technician (reviews)", withReviews(insights.entities.technicians).map((t) => ({ label: t.name, average: t.average_rating, count: t.review_count })))}
+</section>
+
+<section aria-labelledby="services"><h2 id="services">Services</h2>
+${ratingBars("Average rating per service (reviews)", withReviews(insights.entities.services).map((s) => ({ label: s.name, average: s.average_rating, count: s.review_count })))}
+</section>
+
+<section aria-labelledby="faq"><h2 id="faq">Questions customers raise</h2>
+<dl>${insights.faq.map((f) => `<dt>${html(f.question)}</dt><dd>${html(f.answer)}</dd>`).join("")}</dl>
+</section>
+
+<section aria-labelledby="topics"><h2 id="topics">Recurring topics</h2>
+<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/reviews/?query=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${t.review_count} reviews, average ${t.average_rating})</li>`).join("")}</ul>
+</section>
+
+<section aria-labelledby="quotes"><h2 id="quotes">In their words</h2>
+${quotes}
+</section>`;
+  return page({
+    baseUrl, business, path: "/insights/", title: `What customers say about ${business.name}`,
+    description: `Aspects, technicians, services and trends computed from ${insights.generated_from.review_count} verified reviews.`,
+    body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+  });
+}

@@ -1,0 +1,47 @@
+/** A real sidecar process on a free loopback port, as `npm run serve` or the bundled file runs it. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { userEnv } from "./run.ts";
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export interface Running {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Start `command args` with the env, and resolve once it prints that it is serving. */
+export async function startProcess(command: string, args: string[], env: Record<string, string>, options: { cwd?: string; bareEnv?: boolean } = {}): Promise<Running> {
+  const fullEnv = options.bareEnv ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } : userEnv(env);
+  const child = spawn(command, args, { cwd: options.cwd ?? new URL("../../", import.meta.url).pathname, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const m = /serving .* on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code} before serving: ${err}`)));
+  });
+  return {
+    url,
+    child,
+    stderr: () => err,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

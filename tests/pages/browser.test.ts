@@ -1,0 +1,148 @@
+/**
+ * The pages in a real Chromium (Debian's, driven by playwright-core) against a running sidecar:
+ * each renders without console errors and passes axe-core with no serious or critical violation;
+ * the reviews page's filters and paging go through the search API; the charts are there.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { runBuild } from "../helpers/run.ts";
+import { freePort, startProcess, type Running } from "../helpers/serve.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
+if (!haveBrowser) console.warn(`No Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped.`);
+
+let server: Running;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  if (!haveBrowser) return;
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const dist = join(await tempDir(), "dist");
+  const run = await runBuild(REPO_DATA, dist, { BASE_URL: base });
+  expect(run.code, run.stderr).toBe(0);
+  server = await startProcess(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], {
+    PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DIST_DIR: dist, STATE_DIR: await tempDir(),
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Open a page and collect what the console and the page report as errors. */
+async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on("pageerror", (e) => errors.push(`uncaught: ${e.message}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
+  });
+  const response = await page.goto(base + path, { waitUntil: "networkidle" });
+  expect(response?.status(), path).toBe(200);
+  return { page, errors };
+}
+
+const PAGES = ["/", "/reviews/", "/reviews/r-2025-001/", "/insights/", "/api/", "/about/"];
+
+describe.skipIf(!haveBrowser)("pages in Chromium", () => {
+  it.each(PAGES)("%s renders with no console error and no serious or critical axe violation", async (path) => {
+    const { page, errors } = await open(path);
+    expect(errors).toEqual([]);
+    expect(await page.locator("main h1").count()).toBe(1);
+    expect(await page.locator("header nav, main, footer").count()).toBe(3);
+    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  it.each(PAGES)("%s fits a phone screen without sideways scrolling", async (path) => {
+    const { page } = await open(path, { width: 360, height: 740 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await page.context().close();
+  }, 30_000);
+
+  it("starts with a skip link that the keyboard reaches first", async () => {
+    const { page } = await open("/");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.context().close();
+  });
+
+  it("filters the reviews through the search API", async () => {
+    const { page, errors } = await open("/reviews/");
+    const asked = page.waitForResponse((r) => r.url().includes("/api/reviews/search") && r.url().includes("mentions_technician=dana-whitfield"));
+    await page.selectOption("#f-tech", "dana-whitfield");
+    const answer = await (await asked).json();
+    await page.locator("#status", { hasText: new RegExp(`of ${answer.total}\\.$`) }).waitFor();
+    const articles = page.locator("#results article");
+    expect(await articles.count()).toBe(Math.min(20, answer.total));
+    for (const meta of await articles.locator("p > span.meta").allTextContents()) expect(meta).toContain("Dana Whitfield");
+    // Stars on top of the technician: both apply.
+    const starsAsked = page.waitForResponse((r) => r.url().includes("rating=5"));
+    await page.selectOption("#f-rating", "5");
+    const five = await (await starsAsked).json();
+    expect(five.total).toBeLessThanOrEqual(answer.total);
+    for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))) expect(label).toBe("5 out of 5 stars");
+    // Words, and the address keeps the filters.
+    const wordsAsked = page.waitForResponse((r) => r.url().includes("query=spider"));
+    await page.fill("#f-query", "spider");
+    await page.click("button[type=submit]");
+    await wordsAsked;
+    expect(page.url()).toContain("query=spider");
+    for (const text of await page.locator("#results .text").allTextContents()) expect(text.toLowerCase()).toContain("spider");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 30_000);
+
+  it("pages through every review with Next and back with Previous", async () => {
+    const { page } = await open("/reviews/");
+    const firstIds = await page.locator("#results article h2 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    await page.waitForSelector("#next:not([disabled])");
+    await page.click("#next");
+    await page.locator("#status", { hasText: /^Reviews 21–40 of \d+\.$/ }).waitFor();
+    const secondIds = await page.locator("#results article h2 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(secondIds).toHaveLength(20);
+    expect(secondIds.filter((id) => firstIds.includes(id))).toEqual([]);
+    await page.click("#prev");
+    await page.locator("#status", { hasText: /^Reviews 1–20 of \d+\.$/ }).waitFor();
+    expect(await page.locator("#results article h2 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).toEqual(firstIds);
+    await page.context().close();
+  }, 30_000);
+
+  it("draws the insights charts as labelled SVG, each with its figures as a table", async () => {
+    const { page } = await open("/insights/");
+    const charts = page.locator("figure.chart svg[role=img]");
+    expect(await charts.count()).toBeGreaterThanOrEqual(4);
+    for (const svg of await charts.all()) {
+      expect(await svg.locator(":scope > title").textContent()).toBeTruthy();
+      expect(await svg.locator(":scope > desc").textContent()).toBeTruthy();
+    }
+    expect(await page.locator("figure.chart table").count()).toBe(await charts.count());
+    // The aspect chart has one row per aspect with mentions, in insights.json's numbers.
+    const insights = await (await fetch(`${base}/insights.json`)).json();
+    const aspects = insights.aspects.filter((a: { total: number }) => a.total > 0);
+    const rows = await page.locator("figure.chart").first().locator("tbody tr").allTextContents();
+    expect(rows).toHaveLength(aspects.length);
+    expect(rows[0]).toContain(String(aspects[0].total));
+    await page.context().close();
+  }, 30_000);
+});
