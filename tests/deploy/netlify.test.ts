@@ -1,0 +1,69 @@
+/** netlify.toml, read by Netlify's own parsers, against the routes the sidecar serves and the files the build writes. */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseAllHeaders } from "@netlify/headers-parser";
+import { parseAllRedirects } from "@netlify/redirect-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "../../sidecar/openapi.ts";
+import { builtDist } from "../helpers/sidecar.ts";
+
+const CONFIG = new URL("../../netlify.toml", import.meta.url).pathname;
+type Redirect = { from: string; to: string; status: number; force: boolean };
+type Header = { for: string; values: Record<string, string> };
+let redirects: Redirect[];
+let headers: Header[];
+
+beforeAll(async () => {
+  const r = await parseAllRedirects({ netlifyConfigPath: CONFIG, redirectsFiles: [], configRedirects: [], minimal: true });
+  const h = await parseAllHeaders({ netlifyConfigPath: CONFIG, headersFiles: [], configHeaders: [], minimal: true });
+  expect([...r.errors, ...h.errors].map((e: Error) => e.message)).toEqual([]);
+  redirects = r.redirects as Redirect[];
+  headers = h.headers as Header[];
+});
+
+describe("netlify.toml", () => {
+  it("parses with no errors and holds rules", () => {
+    expect(existsSync(CONFIG)).toBe(true);
+    expect(redirects.length).toBeGreaterThanOrEqual(4);
+    expect(headers.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("proxies every dynamic route of the API to one sidecar origin", () => {
+    const dynamic = Object.keys(openApiDocument("https://x.example").paths).filter((p) => !/\.(json|xml)$/.test(p) || p.startsWith("/.well-known/"));
+    expect(dynamic.length).toBeGreaterThanOrEqual(4);
+    const origins = new Set<string>();
+    for (const path of dynamic) {
+      const sample = path.replace("{date}", "2026-01-01");
+      const rule = redirects.find((r) => r.from === sample || (r.from.endsWith("/*") && sample.startsWith(r.from.slice(0, -1))));
+      expect(rule, path).toBeDefined();
+      expect(rule!.status, path).toBe(200);
+      expect(rule!.force, path).toBe(true);
+      origins.add(new URL(rule!.to.replace(":splat", "x")).origin);
+    }
+    expect(origins.size).toBe(1);
+  });
+
+  it("gives the datasets and feeds their content types, caching and WebSub links, and every file CORS", async () => {
+    const byPath = new Map(headers.map((h) => [h.for, h.values]));
+    expect(byPath.get("/*")).toMatchObject({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": expect.stringContaining("ETag") });
+    const types = { "/reviews.json": "application/json", "/insights.json": "application/json", "/api/feed.json": "application/feed+json", "/feed.xml": "application/atom+xml" };
+    for (const [path, type] of Object.entries(types)) {
+      expect(byPath.get(path), path).toMatchObject({ "Content-Type": type, "Cache-Control": expect.stringMatching(/max-age=\d+/) });
+    }
+    for (const topic of ["/reviews.json", "/api/feed.json", "/feed.xml"]) {
+      expect(byPath.get(topic)!.Link).toBe(`</api/websub/hub>; rel="hub", <${topic}>; rel="self"`);
+    }
+    // Each header rule for a file names a file the build writes.
+    const dist = await builtDist();
+    for (const path of byPath.keys()) if (!path.includes("*")) expect(existsSync(join(dist, path)), path).toBe(true);
+  });
+
+  it("builds with the project's command into the published folder, and hides the manifest", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const toml = await readFile(CONFIG, "utf8");
+    expect(toml).toMatch(/command = "npm run build"/);
+    expect(toml).toMatch(/publish = "dist"/);
+    expect(redirects.find((r) => r.from === "/_manifest.json")).toMatchObject({ status: 404 });
+    expect(existsSync(join(await builtDist(), "404.html"))).toBe(true);
+  });
+});

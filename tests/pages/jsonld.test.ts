@@ -1,0 +1,70 @@
+/** What machines read in the pages: schema.org JSON-LD, feed discovery links, llms.txt, robots.txt and sitemap.xml. */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PublicReview } from "../../data/schema/public.ts";
+import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
+
+let dist: string;
+let dataset: { business: { name: string }; aggregate_rating: { rating_value: number; review_count: number }; reviews: PublicReview[] };
+const read = (path: string) => readFile(join(dist, path), "utf8");
+const ldOf = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
+
+beforeAll(async () => {
+  dist = await builtDist();
+  dataset = JSON.parse(await read("reviews.json"));
+});
+
+describe("JSON-LD", () => {
+  it("the home page names the business, its aggregate rating and its newest reviews", async () => {
+    const [ld, ...more] = ldOf(await read("index.html"));
+    expect(more).toEqual([]);
+    expect(ld).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "LocalBusiness",
+      name: dataset.business.name,
+      aggregateRating: { "@type": "AggregateRating", ratingValue: dataset.aggregate_rating.rating_value, reviewCount: dataset.aggregate_rating.review_count, bestRating: 5 },
+      address: { "@type": "PostalAddress", addressLocality: "Roseville" },
+    });
+    expect(ld.review).toHaveLength(10);
+    ld.review.forEach((r: { "@type": string; author: { name: string }; reviewRating: { ratingValue: number }; url: string }, i: number) => {
+      const source = dataset.reviews[i]!;
+      expect(r).toMatchObject({ "@type": "Review", url: source.url, author: { "@type": "Person", name: source.author }, reviewRating: { ratingValue: source.rating }, reviewBody: source.text });
+    });
+  });
+
+  it("each review's page carries that review, about the business", async () => {
+    for (const review of [dataset.reviews[0]!, dataset.reviews.at(-1)!]) {
+      const [ld] = ldOf(await read(`reviews/${review.id}/index.html`));
+      expect(ld).toMatchObject({ "@type": "Review", datePublished: review.date, author: { name: review.author }, itemReviewed: { "@type": "LocalBusiness", name: dataset.business.name } });
+    }
+  });
+});
+
+describe("discovery", () => {
+  it("every page links both feeds as alternates", async () => {
+    for (const page of ["index.html", "reviews/index.html", "insights/index.html", "api/index.html", "about/index.html", `reviews/${dataset.reviews[0]!.id}/index.html`]) {
+      const html = await read(page);
+      expect(html, page).toContain(`<link rel="alternate" type="application/atom+xml" href="${BASE_URL}/feed.xml"`);
+      expect(html, page).toContain(`<link rel="alternate" type="application/feed+json" href="${BASE_URL}/api/feed.json"`);
+    }
+  });
+
+  it("llms.txt points to the data, the API and the MCP endpoint", async () => {
+    const text = await read("llms.txt");
+    expect(text).toMatch(new RegExp(`^# ${dataset.business.name}\\n\\n> `));
+    for (const url of [`${BASE_URL}/reviews.json`, `${BASE_URL}/insights.json`, `${BASE_URL}/.well-known/openapi.json`, `${BASE_URL}/mcp`]) expect(text).toContain(url);
+  });
+
+  it("robots.txt names the sitemap, and the sitemap lists the pages and every review's page", async () => {
+    expect(await read("robots.txt")).toContain(`Sitemap: ${BASE_URL}/sitemap.xml`);
+    const xml = await read("sitemap.xml");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const urls = new XMLParser().parse(xml).urlset.url as { loc: string; lastmod: string }[];
+    const locs = urls.map((u) => u.loc);
+    expect(locs.slice(0, 5)).toEqual(["/", "/reviews/", "/insights/", "/api/", "/about/"].map((p) => `${BASE_URL}${p}`));
+    expect(locs.slice(5)).toEqual(dataset.reviews.map((r) => r.url));
+    for (const u of urls) expect(u.lastmod).toMatch(/^\d{4}-\d\d-\d\d$/);
+  });
+});
