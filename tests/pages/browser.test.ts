@@ -92,6 +92,8 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     const asked = page.waitForResponse((r) => r.url().includes("/api/reviews/search") && r.url().includes("mentions_technician=dana-whitfield"));
     await page.selectOption("#f-tech", "dana-whitfield");
     const answer = await (await asked).json();
+    // The address is updated once the list is rendered.
+    await page.waitForURL(/mentions_technician=dana-whitfield/);
     await page.locator("#status", { hasText: new RegExp(`of ${answer.total}\\.$`) }).waitFor();
     const articles = page.locator("#results article");
     expect(await articles.count()).toBe(Math.min(20, answer.total));
@@ -100,6 +102,7 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     const starsAsked = page.waitForResponse((r) => r.url().includes("rating=5"));
     await page.selectOption("#f-rating", "5");
     const five = await (await starsAsked).json();
+    await page.waitForURL(/rating=5/);
     expect(five.total).toBeLessThanOrEqual(answer.total);
     for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))) expect(label).toBe("5 out of 5 stars");
     // Words, and the address keeps the filters.
@@ -107,7 +110,7 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     await page.fill("#f-query", "spider");
     await page.click("button[type=submit]");
     await wordsAsked;
-    expect(page.url()).toContain("query=spider");
+    await page.waitForURL(/query=spider/);
     for (const text of await page.locator("#results .text").allTextContents()) expect(text.toLowerCase()).toContain("spider");
     expect(errors).toEqual([]);
     await page.context().close();
