@@ -1,8 +1,9 @@
 /**
- * What the build writes beside Eleventy: a page per review (reviews/{id}/index.html, from the
- * template in site/_lib/review-page.ts), sitemap.xml, and the pages' script bundled by esbuild.
- * Review pages are written here in a plain loop, not through Eleventy's pagination, so that a
- * million reviews stay linear; they are not in the manifest (the sidecar serves them from disk).
+ * What the build writes beside Eleventy: a page per review (reviews/{id}.html, served at the
+ * permalink /reviews/{id}/; from the template in site/_lib/review-page.ts), sitemap.xml, and the
+ * pages' script bundled by esbuild. Review pages are written here in a plain loop, not through
+ * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
+ * linear; they are not in the manifest (the sidecar reads them from disk).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,16 +20,12 @@ const PAGES = ["/", "/reviews/", "/insights/", "/api/", "/about/"];
 
 export async function writeReviewPages(dir: string, dataset: Dataset, feed: Feed, baseUrl: string): Promise<void> {
   const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
+  const folder = join(dir, "reviews");
+  await mkdir(folder, { recursive: true });
   // A few files at a time: enough to keep the disk busy, few enough to keep memory flat.
   const BATCH = 64;
   for (let i = 0; i < dataset.reviews.length; i += BATCH) {
-    await Promise.all(
-      dataset.reviews.slice(i, i + BATCH).map(async (review) => {
-        const folder = join(dir, "reviews", review.id);
-        await mkdir(folder, { recursive: true });
-        await writeFile(join(folder, "index.html"), reviewPage(review, context));
-      }),
-    );
+    await Promise.all(dataset.reviews.slice(i, i + BATCH).map((review) => writeFile(join(folder, `${review.id}.html`), reviewPage(review, context))));
   }
 }
 

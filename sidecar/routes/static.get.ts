@@ -37,7 +37,7 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
 const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
 
 /**
- * A review's page (reviews/{id}/index.html): the build writes one per review and leaves them out
+ * A review's page (reviews/{id}.html, at /reviews/{id}/): the build writes one per review and leaves them out
  * of the manifest (a million of them would not fit in memory), so they are read from disk here,
  * for published reviews only, with an ETag from their bytes.
  */
@@ -46,7 +46,7 @@ async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promis
   const changed = match && bundle.current.index.changedAt(match[1]!);
   if (!match || !changed) return notFound(url.pathname);
   if (!match[2]) return new Response(null, { status: 308, headers: { location: `${url.pathname}/${url.search}` } });
-  const body = await readFile(join(bundle.dir, "reviews", match[1]!, "index.html")).catch(() => undefined);
+  const body = await readFile(join(bundle.dir, "reviews", `${match[1]}.html`)).catch(() => undefined);
   if (!body) return notFound(url.pathname);
   return represent(request, {
     body,

@@ -14,9 +14,13 @@ export function stars(rating: number): string {
   return `<span class="stars" role="img" aria-label="${rating} out of 5 stars">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`;
 }
 
+// One formatter for every date: toLocaleDateString builds a new one per call, which is slow
+// across a million pages.
+const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
 export function longDate(date: string): string {
   const [y, m, d] = date.slice(0, 10).split("-").map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  return DATE.format(new Date(Date.UTC(y!, m! - 1, d!)));
 }
 
 export interface Names {

@@ -64,6 +64,10 @@ describe("netlify.toml", () => {
     expect(toml).toMatch(/command = "npm run build"/);
     expect(toml).toMatch(/publish = "dist"/);
     expect(redirects.find((r) => r.from === "/_manifest.json")).toMatchObject({ status: 404 });
+    // A review's permalink /reviews/{id}/ is the file reviews/{id}.html.
+    expect(redirects.find((r) => r.from === "/reviews/:id/")).toMatchObject({ to: "/reviews/:id.html", status: 200 });
+    const first = JSON.parse(await readFile(join(await builtDist(), "reviews.json"), "utf8")).reviews[0];
+    expect(existsSync(join(await builtDist(), "reviews", `${first.id}.html`))).toBe(true);
     expect(existsSync(join(await builtDist(), "404.html"))).toBe(true);
   });
 });

@@ -36,7 +36,7 @@ describe("JSON-LD", () => {
 
   it("each review's page carries that review, about the business", async () => {
     for (const review of [dataset.reviews[0]!, dataset.reviews.at(-1)!]) {
-      const [ld] = ldOf(await read(`reviews/${review.id}/index.html`));
+      const [ld] = ldOf(await read(`reviews/${review.id}.html`));
       expect(ld).toMatchObject({ "@type": "Review", datePublished: review.date, author: { name: review.author }, itemReviewed: { "@type": "LocalBusiness", name: dataset.business.name } });
     }
   });
@@ -44,7 +44,7 @@ describe("JSON-LD", () => {
 
 describe("discovery", () => {
   it("every page links both feeds as alternates", async () => {
-    for (const page of ["index.html", "reviews/index.html", "insights/index.html", "api/index.html", "about/index.html", `reviews/${dataset.reviews[0]!.id}/index.html`]) {
+    for (const page of ["index.html", "reviews/index.html", "insights/index.html", "api/index.html", "about/index.html", `reviews/${dataset.reviews[0]!.id}.html`]) {
       const html = await read(page);
       expect(html, page).toContain(`<link rel="alternate" type="application/atom+xml" href="${BASE_URL}/feed.xml"`);
       expect(html, page).toContain(`<link rel="alternate" type="application/feed+json" href="${BASE_URL}/api/feed.json"`);
