@@ -59,7 +59,9 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
       NODE_EXTRA_CA_CERTS: caFile,
     });
     const start = async (): Promise<{ child: ChildProcess; url: string }> => {
-      const child = spawn(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], { cwd: new URL("../../", import.meta.url).pathname, env, stdio: ["ignore", "pipe", "ignore"] });
+      // Node itself with tsx's hooks, not the tsx CLI: the CLI runs the server in a child process,
+      // which a SIGKILL of the CLI would leave running.
+      const child = spawn(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { cwd: new URL("../../", import.meta.url).pathname, env, stdio: ["ignore", "pipe", "ignore"] });
       const line = await new Promise<string>((resolve) => child.stdout!.on("data", (d) => String(d).includes("serving") && resolve(String(d))));
       return { child, url: /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0] };
     };
