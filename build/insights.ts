@@ -113,11 +113,10 @@ export async function computeInsights(dataset: Dataset, baseUrl: string) {
       highlights,
     };
   });
-  const entity = (e: { id: string; name: string }, reviews: Analysed[], reviewsUrl?: string) => figures(e, reviews, reviewsUrl);
   const entities = {
-    technicians: business.technicians.map((t) => entity(t, analysed.filter((a) => a.review.technicians.includes(t.id)), search(`mentions_technician=${t.id}`))),
-    services: business.services.map((s) => entity(s, analysed.filter((a) => a.review.services.includes(s.id)), search(`mentions_service=${s.id}`))),
-    service_areas: business.service_areas.map((a) => entity(a, analysed.filter((x) => x.review.service_area === a.id))),
+    technicians: business.technicians.map((t) => figures(t, analysed.filter((a) => a.review.technicians.includes(t.id)), search(`mentions_technician=${t.id}`))),
+    services: business.services.map((s) => figures(s, analysed.filter((a) => a.review.services.includes(s.id)), search(`mentions_service=${s.id}`))),
+    service_areas: business.service_areas.map((a) => figures(a, analysed.filter((x) => x.review.service_area === a.id))),
   };
   const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
     .flatMap((n) => n.toLowerCase().split(/\s+/));

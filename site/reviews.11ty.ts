@@ -11,9 +11,7 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   const { business } = dataset;
   const n = names(business);
   const options = (list: { id: string; name: string }[]) => list.map((x) => `<option value="${html(x.id)}">${html(x.name)}</option>`).join("");
-  const lookup = JSON.stringify({
-    technicians: Object.fromEntries(n.technicians), services: Object.fromEntries(n.services), areas: Object.fromEntries(n.areas),
-  }).replace(/</g, "\\u003c");
+  const lookup = JSON.stringify(n).replace(/</g, "\\u003c");
   const body = `<h1>Reviews</h1>
 <form id="filters" class="filters" action="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
 <div><label for="f-query">Words</label><input id="f-query" name="query" type="search" placeholder="e.g. spiders"></div>

@@ -8,16 +8,35 @@ import { html } from "./html.ts";
 const COLORS = { positive: "#1a7f37", neutral: "#6e7781", negative: "#cf222e" };
 
 let ids = 0;
-function figure(title: string, description: string, svg: (titleId: string, descId: string) => string, table: string): string {
+/** The SVG (with its title and description) in a figure, with the same figures as a table. */
+function figure(title: string, description: string, svg: { width: number; height: number; kind: "bars" | "line"; body: string }, table: string): string {
   const n = ++ids;
+  const [t, d] = [`chart-${n}-title`, `chart-${n}-desc`];
   return `<figure class="chart">
-${svg(`chart-${n}-title`, `chart-${n}-desc`)}
+<svg viewBox="0 0 ${svg.width} ${svg.height}" role="img" aria-labelledby="${t} ${d}" class="${svg.kind}">
+<title id="${t}">${html(title)}</title><desc id="${d}">${html(description)}</desc>
+${svg.body}
+</svg>
 <figcaption>${html(title)}</figcaption>
 <details><summary>The figures as a table</summary>
 ${table}
 </details>
 </figure>`;
 }
+
+/** A data table: column headings, then rows whose first cell is the row's heading. */
+function dataTable(headings: string[], rows: (string | number)[][]): string {
+  return `<table tabindex="0"><thead><tr>${headings.map((h) => `<th scope="col">${html(h)}</th>`).join("")}</tr></thead><tbody>
+${rows.map(([label, ...cells]) => `<tr><th scope="row">${html(label!)}</th>${cells.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`).join("\n")}
+</tbody></table>`;
+}
+
+/** Row label and trailing value text of a horizontal bar chart. */
+const LABEL_WIDTH = 230;
+const rowText = (y: number, label: string, valueX: number, value: string): [string, string] => [
+  `<text x="${LABEL_WIDTH - 8}" y="${y + 14}" text-anchor="end">${html(label)}</text>`,
+  `<text x="${valueX}" y="${y + 14}">${html(value)}</text>`,
+];
 
 export interface SentimentRow {
   label: string;
@@ -30,7 +49,7 @@ export interface SentimentRow {
 /** Stacked horizontal bars: the share of positive, neutral and negative mentions per row. */
 export function sentimentBars(title: string, rows: SentimentRow[]): string {
   const width = 640;
-  const labelWidth = 230;
+  const labelWidth = LABEL_WIDTH;
   const barWidth = width - labelWidth - 70;
   const rowHeight = 28;
   const height = rows.length * rowHeight + 30;
@@ -45,7 +64,8 @@ export function sentimentBars(title: string, rows: SentimentRow[]): string {
         x += w;
         return rect;
       });
-      return `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${html(r.label)}</text>${parts.join("")}<text x="${labelWidth + barWidth + 6}" y="${y + 14}">${r.total}</text>`;
+      const [label, value] = rowText(y, r.label, labelWidth + barWidth + 6, String(r.total));
+      return `${label}${parts.join("")}${value}`;
     })
     .join("\n");
   const legendY = rows.length * rowHeight + 20;
@@ -53,14 +73,8 @@ export function sentimentBars(title: string, rows: SentimentRow[]): string {
     .map((k, i) => `<rect x="${labelWidth + i * 110}" y="${legendY - 10}" width="12" height="12" fill="${COLORS[k]}"/><text x="${labelWidth + i * 110 + 16}" y="${legendY}">${k}</text>`)
     .join("");
   const description = rows.map((r) => `${r.label}: ${pct(r.positive, r.total)}% positive, ${pct(r.negative, r.total)}% negative, of ${r.total}`).join("; ");
-  const table = `<table tabindex="0"><thead><tr><th scope="col">Aspect</th><th scope="col">Positive</th><th scope="col">Neutral</th><th scope="col">Negative</th><th scope="col">Mentions</th></tr></thead><tbody>
-${rows.map((r) => `<tr><th scope="row">${html(r.label)}</th><td>${r.positive}</td><td>${r.neutral}</td><td>${r.negative}</td><td>${r.total}</td></tr>`).join("\n")}
-</tbody></table>`;
-  return figure(title, description, (t, d) => `<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${t} ${d}" class="bars">
-<title id="${t}">${html(title)}</title><desc id="${d}">${html(description)}</desc>
-${bars}
-${legend}
-</svg>`, table);
+  const table = dataTable(["Aspect", "Positive", "Neutral", "Negative", "Mentions"], rows.map((r) => [r.label, r.positive, r.neutral, r.negative, r.total]));
+  return figure(title, description, { width, height, kind: "bars", body: `${bars}\n${legend}` }, table);
 }
 
 export interface RatingRow {
@@ -72,7 +86,7 @@ export interface RatingRow {
 /** Horizontal bars of average rating (0 to 5), with the number of reviews behind each. */
 export function ratingBars(title: string, rows: RatingRow[]): string {
   const width = 640;
-  const labelWidth = 230;
+  const labelWidth = LABEL_WIDTH;
   const barWidth = width - labelWidth - 110;
   const rowHeight = 28;
   const height = rows.length * rowHeight + 8;
@@ -80,17 +94,13 @@ export function ratingBars(title: string, rows: RatingRow[]): string {
     .map((r, i) => {
       const y = i * rowHeight + 4;
       const w = (r.average / 5) * barWidth;
-      return `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${html(r.label)}</text><rect x="${labelWidth}" y="${y}" width="${barWidth}" height="18" fill="#eaeef2"/><rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="18" fill="#0969da"/><text x="${labelWidth + barWidth + 6}" y="${y + 14}">${r.count ? `${r.average} (${r.count})` : "none"}</text>`;
+      const [label, value] = rowText(y, r.label, labelWidth + barWidth + 6, r.count ? `${r.average} (${r.count})` : "none");
+      return `${label}<rect x="${labelWidth}" y="${y}" width="${barWidth}" height="18" fill="#eaeef2"/><rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="18" fill="#0969da"/>${value}`;
     })
     .join("\n");
   const description = rows.map((r) => `${r.label}: ${r.count ? `${r.average} out of 5 from ${r.count} reviews` : "no reviews"}`).join("; ");
-  const table = `<table tabindex="0"><thead><tr><th scope="col">Name</th><th scope="col">Average rating</th><th scope="col">Reviews</th></tr></thead><tbody>
-${rows.map((r) => `<tr><th scope="row">${html(r.label)}</th><td>${r.count ? r.average : "–"}</td><td>${r.count}</td></tr>`).join("\n")}
-</tbody></table>`;
-  return figure(title, description, (t, d) => `<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${t} ${d}" class="bars">
-<title id="${t}">${html(title)}</title><desc id="${d}">${html(description)}</desc>
-${bars}
-</svg>`, table);
+  const table = dataTable(["Name", "Average rating", "Reviews"], rows.map((r) => [r.label, r.count ? r.average : "–", r.count]));
+  return figure(title, description, { width, height, kind: "bars", body: bars }, table);
 }
 
 export interface Point {
@@ -121,14 +131,6 @@ export function trendLine(title: string, points: Point[], scale: { min: number; 
   const description = points.length
     ? `From ${points[0]!.label} (${points[0]!.value}) to ${points.at(-1)!.label} (${points.at(-1)!.value}); lowest ${Math.min(...points.map((p) => p.value))}, highest ${Math.max(...points.map((p) => p.value))} ${scale.unit}.`
     : "No data.";
-  const table = `<table tabindex="0"><thead><tr><th scope="col">Quarter</th><th scope="col">${html(scale.unit)}</th><th scope="col">Reviews</th></tr></thead><tbody>
-${points.map((p) => `<tr><th scope="row">${html(p.label)}</th><td>${p.value}</td><td>${p.count}</td></tr>`).join("\n")}
-</tbody></table>`;
-  return figure(title, description, (t, d) => `<svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${t} ${d}" class="line">
-<title id="${t}">${html(title)}</title><desc id="${d}">${html(description)}</desc>
-${grid}
-<path d="${path}" fill="none" stroke="#0969da" stroke-width="2"/>
-${dots}
-${labels}
-</svg>`, table);
+  const table = dataTable(["Quarter", scale.unit, "Reviews"], points.map((p) => [p.label, p.value, p.count]));
+  return figure(title, description, { width, height, kind: "line", body: `${grid}\n<path d="${path}" fill="none" stroke="#0969da" stroke-width="2"/>\n${dots}\n${labels}` }, table);
 }

@@ -23,28 +23,26 @@ export function longDate(date: string): string {
   return DATE.format(new Date(Date.UTC(y!, m! - 1, d!)));
 }
 
+/** Display names by id: plain records, so the reviews page can hand them to its script as JSON. */
 export interface Names {
-  technicians: Map<string, string>;
-  services: Map<string, string>;
-  areas: Map<string, string>;
+  technicians: Record<string, string>;
+  services: Record<string, string>;
+  areas: Record<string, string>;
 }
 
 export function names(business: PublicBusiness): Names {
-  return {
-    technicians: new Map(business.technicians.map((t) => [t.id, t.name])),
-    services: new Map(business.services.map((s) => [s.id, s.name])),
-    areas: new Map(business.service_areas.map((a) => [a.id, a.name])),
-  };
+  const byId = (list: { id: string; name: string }[]) => Object.fromEntries(list.map((x) => [x.id, x.name]));
+  return { technicians: byId(business.technicians), services: byId(business.services), areas: byId(business.service_areas) };
 }
 
-/** One review as an <article>: used by the home page, the review pages and (as a shape) by the reviews page's script. */
+/** One review as an <article>: the home page, the review pages, the reviews list and its script (in the browser) all use it. */
 export function reviewArticle(review: PublicReview, n: Names, options: { heading: "h2" | "h3"; link: boolean }): string {
   const { heading: h } = options;
   const title = `${html(review.author)}, ${longDate(review.date)}`;
   const about = [
-    review.technicians.map((t) => n.technicians.get(t) ?? t).join(" and "),
-    review.services.map((s) => n.services.get(s) ?? s).join(", "),
-    n.areas.get(review.service_area) ?? review.service_area,
+    review.technicians.map((t) => n.technicians[t] ?? t).join(" and "),
+    review.services.map((s) => n.services[s] ?? s).join(", "),
+    n.areas[review.service_area] ?? review.service_area,
   ].filter(Boolean);
   return `<article class="review">
 <${h}>${options.link ? `<a href="${html(review.url)}">${title}</a>` : title}</${h}>

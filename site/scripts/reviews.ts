@@ -3,23 +3,13 @@
  * (/api/reviews/search) and renders its answer; the address keeps the filters, so a filtered
  * list can be bookmarked and shared. Bundled by esbuild into /assets/reviews.js.
  */
-interface Review {
-  id: string;
-  url: string;
-  date: string;
-  rating: number;
-  author: string;
-  text: string;
-  technicians: string[];
-  services: string[];
-  service_area: string;
-  updated?: string;
-  response?: { date: string; text: string };
-}
+import type { PublicReview } from "../../data/schema/public.ts";
+import { reviewArticle, type Names } from "../_lib/html.ts";
+
 interface Page {
   count: number;
   total: number;
-  reviews: Review[];
+  reviews: PublicReview[];
   next_cursor?: string;
 }
 
@@ -30,31 +20,13 @@ const status = document.getElementById("status")!;
 const paging = document.getElementById("paging")!;
 const prev = document.getElementById("prev") as HTMLButtonElement;
 const next = document.getElementById("next") as HTMLButtonElement;
-const lookup = JSON.parse(document.getElementById("names")!.textContent!) as Record<"technicians" | "services" | "areas", Record<string, string>>;
+const lookup = JSON.parse(document.getElementById("names")!.textContent!) as Names;
 const api = form.action;
 
 /** Cursors of the pages before the current one, and the current one's. */
 let cursors: string[] = [];
 let current: string | undefined;
 let nextCursor: string | undefined;
-
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const longDate = (d: string) => new Date(`${d.slice(0, 10)}T00:00:00Z`).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-
-function article(r: Review): string {
-  const about = [
-    r.technicians.map((t) => lookup.technicians[t] ?? t).join(" and "),
-    r.services.map((s) => lookup.services[s] ?? s).join(", "),
-    lookup.areas[r.service_area] ?? r.service_area,
-  ].filter(Boolean).join(" · ");
-  return `<article class="review">
-<h2><a href="${escape(r.url)}">${escape(r.author)}, ${longDate(r.date)}</a></h2>
-<p><span class="stars" role="img" aria-label="${r.rating} out of 5 stars">${"★".repeat(r.rating)}${"☆".repeat(5 - r.rating)}</span> <span class="meta">${escape(about)}</span></p>
-<p class="text">${escape(r.text)}</p>${r.updated ? `<p class="meta">Edited by the reviewer on ${longDate(r.updated)}.</p>` : ""}${
-    r.response ? `<div class="response"><p class="meta">Response from the business, ${longDate(r.response.date)}:</p><p>${escape(r.response.text)}</p></div>` : ""
-  }
-</article>`;
-}
 
 function filters(): URLSearchParams {
   const params = new URLSearchParams();
@@ -78,7 +50,7 @@ async function show(cursor?: string): Promise<void> {
     const page = body as Page;
     current = cursor;
     nextCursor = page.next_cursor;
-    results.innerHTML = page.reviews.map(article).join("\n") || "<p>No review matches these filters.</p>";
+    results.innerHTML = page.reviews.map((r) => reviewArticle(r, lookup, { heading: "h2", link: true })).join("\n") || "<p>No review matches these filters.</p>";
     const first = cursors.length * PAGE_SIZE + 1;
     status.textContent = page.total === 0 ? "No review matches." : `Reviews ${first}–${first + page.count - 1} of ${page.total}.`;
     paging.hidden = page.total <= PAGE_SIZE;

@@ -1,24 +1,11 @@
 /** `npm run --silent sentiment -- FILE.jsonl`, run as a user runs it. */
-import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/data.ts";
-import { userEnv, type Run } from "../helpers/run.ts";
+import { runCommand, type Run } from "../helpers/run.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-function sentiment(file: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "sentiment", "--", file], { cwd: ROOT, env: userEnv(), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const sentiment = (file: string) => runCommand("npm", ["run", "--silent", "sentiment", "--", file]);
 
 const lines = (run: Run) => run.stdout.trim().split("\n").map((l) => JSON.parse(l));
 const target = (id: string, text: string, aspect: string) => {

@@ -4,18 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/data.ts";
 import { runScript, userEnv } from "../helpers/run.ts";
+import { freePort } from "../helpers/serve.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe("npm run serve", () => {
   it("listens on PORT and answers, with the dist/ it was given", async () => {
