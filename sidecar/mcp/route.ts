@@ -15,7 +15,7 @@ import type { BundleRef } from "../bundle.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import type { Revocations, SessionSigner } from "./session.ts";
-import { registerTools, type ToolEntry } from "./tools.ts";
+import { registerTools, SerializedResult, type ToolEntry } from "./tools.ts";
 
 /**
  * The shape each request's params must have. The SDK reports a request failing its own schema as
@@ -148,9 +148,11 @@ async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, mes
   const args = tool.inputSchema.safeParse(params.arguments ?? {});
   if (!args.success) return undefined;
   const result = await tool.handler(args.data);
-  if (result.isError) return undefined;
-  const body = `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
-  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(Buffer.byteLength(body)) } });
+  if (!(result instanceof SerializedResult) && result.isError) return undefined;
+  const json = result instanceof SerializedResult ? result.json : JSON.stringify(result);
+  // Encoded once here: its length is the header, and the socket writes the bytes as they are.
+  const body = Buffer.from(`{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`);
+  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
 }
 
 /** DELETE /mcp: end the session, for every instance that shares the revocation store. */

@@ -21,7 +21,12 @@ export interface Revocations {
   isRevoked(sid: string): Promise<boolean>;
 }
 
+/** Session ids whose signature was checked, kept so a session's next requests skip the HMAC. */
+const VERIFIED_KEPT = 10_000;
+
 export class SessionSigner {
+  private readonly verified = new Map<string, SessionClaims>();
+
   constructor(private readonly secret: string, private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
 
   issue(): string {
@@ -33,6 +38,18 @@ export class SessionSigner {
 
   /** The claims of a well-signed, unexpired id; undefined for anything else. */
   verify(id: string): SessionClaims | undefined {
+    const known = this.verified.get(id);
+    if (known) return known.exp > this.now() ? known : undefined;
+    const claims = this.check(id);
+    if (claims) {
+      // First in, first out: an id still in use is soon verified and kept again.
+      if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(id, claims);
+    }
+    return claims;
+  }
+
+  private check(id: string): SessionClaims | undefined {
     const [payload, mac, extra] = id.split(".");
     if (!payload || !mac || extra !== undefined || id.length > 512) return undefined;
     const expected = Buffer.from(this.mac(payload));

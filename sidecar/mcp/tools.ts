@@ -41,10 +41,18 @@ const PageOut = {
   next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
 };
 
+/**
+ * A result already serialised as JSON: route.ts's fast path writes it as it is, the SDK is given
+ * it parsed. The page results are built this way, from pieces serialised once per review.
+ */
+export class SerializedResult {
+  constructor(readonly json: string) {}
+}
+
 /** A tool as the fast path in route.ts calls it: the same schema and handler the SDK is given. */
 export interface ToolEntry {
   inputSchema: z.ZodType;
-  handler: (args: any) => Promise<CallToolResult>;
+  handler: (args: any) => Promise<CallToolResult | SerializedResult>;
 }
 
 /**
@@ -56,10 +64,14 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
   const define = <I extends z.ZodType>(
     name: string,
     config: { title: string; description: string; inputSchema: I; outputSchema: z.ZodRawShape; annotations: Record<string, unknown> },
-    handler: (args: z.infer<I>) => Promise<CallToolResult>,
+    handler: (args: z.infer<I>) => Promise<CallToolResult | SerializedResult>,
   ) => {
     tools.set(name, { inputSchema: config.inputSchema, handler });
-    server?.registerTool(name, config as never, handler as never);
+    const parsed = async (args: z.infer<I>) => {
+      const result = await handler(args);
+      return result instanceof SerializedResult ? (JSON.parse(result.json) as CallToolResult) : result;
+    };
+    server?.registerTool(name, config as never, parsed as never);
   };
   define(
     "get_business",
@@ -154,9 +166,7 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
       if (after === null) return invalid([{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous result" }]);
       const page = bundle.index.search({ since: date }, limit, after);
       const removed = bundle.withdrawn.filter((w) => w.at.slice(0, 10) >= date).map((w) => w.id);
-      const result = pageContent(bundle, page, detail, `${page.total} reviews since ${date}; ${removed.length} withdrawn since`);
-      result.structuredContent = { since: date, removed, ...result.structuredContent };
-      return result;
+      return pageContent(bundle, page, detail, `${page.total} reviews since ${date}; ${removed.length} withdrawn since`, { since: date, removed });
     },
   );
 
@@ -213,18 +223,57 @@ export function forModel(value: unknown): unknown {
   );
 }
 
-function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string) {
-  const reviews = page.positions.map((p) => JSON.parse(bundle.index.json[p]!) as PublicReview);
-  const shaped = detail === "full" ? reviews : reviews.map(compact);
-  const lines = reviews.map((r) => `- ${renderReview(r, detail)}`);
+/**
+ * A page of reviews as a tool result: the structured page, a text line per review and a
+ * resource_link per review, joined from each review's pieces (serialised once, see piecesOf)
+ * rather than built and serialised as objects on every call. `before` leads the structured page.
+ */
+function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
+  const pieces = page.positions.map((p) => (detail === "full" ? fullPieces(bundle, p) : piecesOf(bundle, p)));
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
-  const structured: Record<string, unknown> = { count: reviews.length, total: page.total, reviews: shaped, ...(next && { next_cursor: next }) };
-  return {
-    content: [{ type: "text" as const, text: `${headline}; showing ${reviews.length}, newest first.\n${lines.join("\n")}${more}` }, ...reviews.map(link)],
-    structuredContent: structured,
-  } satisfies CallToolResult;
+  const text = `"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}${pieces.map((x) => x.line).join("\\n")}${escaped(more)}"`;
+  const head = JSON.stringify({ ...before, count: pieces.length, total: page.total }).slice(0, -1);
+  const tail = next ? `,"next_cursor":${JSON.stringify(next)}}` : "}";
+  const content = [`{"type":"text","text":${text}}`, ...pieces.map((x) => x.link)].join(",");
+  return new SerializedResult(`{"content":[${content}],"structuredContent":${head},"reviews":[${pieces.map((x) => x.review).join(",")}]${tail}}`);
 }
+
+interface Pieces {
+  /** The review as the structured result holds it, as JSON. */
+  review: string;
+  /** Its line of the text rendering, JSON-escaped without the quotes. */
+  line: string;
+  /** Its resource_link, as JSON. */
+  link: string;
+}
+
+/** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review, at most PIECES_KEPT. */
+const kept = new WeakMap<Bundle, Map<number, Pieces>>();
+const PIECES_KEPT = 20_000;
+
+function piecesOf(bundle: Bundle, p: number): Pieces {
+  let cache = kept.get(bundle);
+  if (!cache) kept.set(bundle, (cache = new Map()));
+  const hit = cache.get(p);
+  if (hit) return hit;
+  const r = JSON.parse(bundle.index.json[p]!) as PublicReview;
+  const pieces = { review: JSON.stringify(compact(r)), line: escaped(`- ${renderReview(r, "compact")}`), link: JSON.stringify(link(r)) };
+  // First in, first out: a review still asked for is soon kept again.
+  if (cache.size >= PIECES_KEPT) cache.delete(cache.keys().next().value!);
+  cache.set(p, pieces);
+  return pieces;
+}
+
+/** Full pieces, not kept: the full record is the index's own JSON. */
+function fullPieces(bundle: Bundle, p: number): Pieces {
+  const json = bundle.index.json[p]!;
+  const r = JSON.parse(json) as PublicReview;
+  return { review: json, line: escaped(`- ${renderReview(r, "full")}`), link: JSON.stringify(link(r)) };
+}
+
+/** A string as JSON, without its quotes. */
+const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
 
 function compact(r: PublicReview): z.infer<typeof CompactReview> {
   return {

@@ -64,6 +64,30 @@ describe("MCP with the SDK's client over HTTP", () => {
     expect(body.next_cursor).toBe(http.next_cursor);
   });
 
+  it("search_reviews' text has a line per review, in order, and the cursor to go on", async () => {
+    const result = await client.callTool({ name: "search_reviews", arguments: { min_rating: 1, limit: 4 } });
+    const body = structured(result);
+    const lines = (result.content as { text: string }[])[0]!.text.split("\n");
+    expect(lines[0]).toBe(`${body.total} reviews match; showing 4, newest first.`);
+    body.reviews.forEach((r: { id: string; date: string; rating: number; author: string; url: string; excerpt: string }, i: number) => {
+      expect(lines[1 + 2 * i]).toBe(`- ${r.date} ${r.rating}/5 by ${r.author} [${r.id}] ${r.url}`);
+      expect(lines[2 + 2 * i]).toBe(`  ${r.excerpt.replace(/\n+/g, " ")}`);
+    });
+    expect(lines.at(-1)).toBe(`More: call again with cursor "${body.next_cursor}".`);
+  });
+
+  it("search_reviews with detail full gives the whole text and the owner's reply", async () => {
+    const result = await client.callTool({ name: "search_reviews", arguments: { min_rating: 1, limit: 100, detail: "full" } });
+    const reviews = structured(result).reviews as PublicReview[];
+    const http = await (await sidecar.app.request("/api/reviews/search?min_rating=1&limit=100")).json();
+    expect(reviews).toEqual(http.reviews);
+    const text = (result.content as { text: string }[])[0]!.text;
+    const replied = reviews.filter((r) => r.response);
+    expect(replied.length).toBeGreaterThan(0);
+    for (const r of reviews) expect(text).toContain(`[${r.id}] ${r.url}\n  ${r.text.replace(/\n+/g, " ")}`);
+    for (const r of replied) expect(text).toContain(`Owner's reply (${r.response!.date}): ${r.response!.text}`);
+  });
+
   it("search_reviews refuses what the HTTP search refuses, as a tool error the model can read", async () => {
     const result = await client.callTool({ name: "search_reviews", arguments: { mentions_service: "bat-removal" } });
     expect(result.isError).toBe(true);
@@ -141,6 +165,16 @@ describe("MCP sessions and protocol errors", () => {
   it("answers an expired session with 404", async () => {
     const past = new SessionSigner("test-secret-test-secret-test-secret-0123", () => 1_000_000).issue();
     expect((await post(listTools, { "mcp-session-id": past })).status).toBe(404);
+  });
+
+  it("refuses a session once it expires, though it was verified before", () => {
+    let now = 1_000_000;
+    const signer = new SessionSigner("test-secret-test-secret-test-secret-0123", () => now);
+    const id = signer.issue();
+    expect(signer.verify(id)?.exp).toBe(now + 24 * 60 * 60);
+    now += 24 * 60 * 60;
+    expect(signer.verify(id)).toBeUndefined();
+    expect(signer.verify(`${id}x`)).toBeUndefined();
   });
 
   it("ends a session on DELETE; the id is refused after", async () => {
