@@ -149,11 +149,13 @@ async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, mes
   if (!args.success) return undefined;
   const result = await tool.handler(args.data);
   if (!(result instanceof SerializedResult) && result.isError) return undefined;
-  const json = result instanceof SerializedResult ? result.json : JSON.stringify(result);
-  // Encoded once here: its length is the header, and the socket writes the bytes as they are.
-  const body = Buffer.from(`{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`);
+  // Bytes, not a string: the length is the header, and the socket writes them as they are.
+  const json = result instanceof SerializedResult ? result.json : Buffer.from(JSON.stringify(result));
+  const body = Buffer.concat([RESULT, json, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)]);
   return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
 }
+
+const RESULT = Buffer.from('{"result":');
 
 /** DELETE /mcp: end the session, for every instance that shares the revocation store. */
 async function end(deps: McpDeps, request: Request): Promise<Response> {

@@ -42,11 +42,11 @@ const PageOut = {
 };
 
 /**
- * A result already serialised as JSON: route.ts's fast path writes it as it is, the SDK is given
- * it parsed. The page results are built this way, from pieces serialised once per review.
+ * A result already serialised as JSON (UTF-8): route.ts's fast path writes it as it is, the SDK
+ * is given it parsed. The page results are built this way, from pieces encoded once per review.
  */
 export class SerializedResult {
-  constructor(readonly json: string) {}
+  constructor(readonly json: Buffer) {}
 }
 
 /** A tool as the fast path in route.ts calls it: the same schema and handler the SDK is given. */
@@ -69,7 +69,7 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
     tools.set(name, { inputSchema: config.inputSchema, handler });
     const parsed = async (args: z.infer<I>) => {
       const result = await handler(args);
-      return result instanceof SerializedResult ? (JSON.parse(result.json) as CallToolResult) : result;
+      return result instanceof SerializedResult ? (JSON.parse(result.json.toString("utf8")) as CallToolResult) : result;
     };
     server?.registerTool(name, config as never, parsed as never);
   };
@@ -225,27 +225,36 @@ export function forModel(value: unknown): unknown {
 
 /**
  * A page of reviews as a tool result: the structured page, a text line per review and a
- * resource_link per review, joined from each review's pieces (serialised once, see piecesOf)
- * rather than built and serialised as objects on every call. `before` leads the structured page.
+ * resource_link per review, joined from each review's pieces (encoded once, see piecesOf) rather
+ * than built and serialised as objects on every call. `before` leads the structured page.
  */
 function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
   const pieces = page.positions.map((p) => (detail === "full" ? fullPieces(bundle, p) : piecesOf(bundle, p)));
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
-  const text = `"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}${pieces.map((x) => x.line).join("\\n")}${escaped(more)}"`;
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total }).slice(0, -1);
-  const tail = next ? `,"next_cursor":${JSON.stringify(next)}}` : "}";
-  const content = [`{"type":"text","text":${text}}`, ...pieces.map((x) => x.link)].join(",");
-  return new SerializedResult(`{"content":[${content}],"structuredContent":${head},"reviews":[${pieces.map((x) => x.review).join(",")}]${tail}}`);
+  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`)];
+  pieces.forEach((x, i) => chunks.push(...(i ? [NEWLINE, x.line] : [x.line])));
+  chunks.push(Buffer.from(`${escaped(more)}"}`));
+  for (const x of pieces) chunks.push(COMMA, x.link);
+  chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
+  pieces.forEach((x, i) => chunks.push(...(i ? [COMMA, x.review] : [x.review])));
+  chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
+  return new SerializedResult(Buffer.concat(chunks));
 }
 
+const COMMA = Buffer.from(",");
+/** A newline inside a JSON string. */
+const NEWLINE = Buffer.from("\\n");
+
+/** A review's parts of a page result, as UTF-8 JSON. */
 interface Pieces {
-  /** The review as the structured result holds it, as JSON. */
-  review: string;
-  /** Its line of the text rendering, JSON-escaped without the quotes. */
-  line: string;
-  /** Its resource_link, as JSON. */
-  link: string;
+  /** The review as the structured result holds it. */
+  review: Buffer;
+  /** Its line of the text rendering, escaped, without quotes. */
+  line: Buffer;
+  /** Its resource_link. */
+  link: Buffer;
 }
 
 /** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review, at most PIECES_KEPT. */
@@ -258,7 +267,11 @@ function piecesOf(bundle: Bundle, p: number): Pieces {
   const hit = cache.get(p);
   if (hit) return hit;
   const r = JSON.parse(bundle.index.json[p]!) as PublicReview;
-  const pieces = { review: JSON.stringify(compact(r)), line: escaped(`- ${renderReview(r, "compact")}`), link: JSON.stringify(link(r)) };
+  const pieces = {
+    review: Buffer.from(JSON.stringify(compact(r))),
+    line: Buffer.from(escaped(`- ${renderReview(r, "compact")}`)),
+    link: Buffer.from(JSON.stringify(link(r))),
+  };
   // First in, first out: a review still asked for is soon kept again.
   if (cache.size >= PIECES_KEPT) cache.delete(cache.keys().next().value!);
   cache.set(p, pieces);
@@ -269,7 +282,7 @@ function piecesOf(bundle: Bundle, p: number): Pieces {
 function fullPieces(bundle: Bundle, p: number): Pieces {
   const json = bundle.index.json[p]!;
   const r = JSON.parse(json) as PublicReview;
-  return { review: json, line: escaped(`- ${renderReview(r, "full")}`), link: JSON.stringify(link(r)) };
+  return { review: Buffer.from(json), line: Buffer.from(escaped(`- ${renderReview(r, "full")}`)), link: Buffer.from(JSON.stringify(link(r))) };
 }
 
 /** A string as JSON, without its quotes. */
