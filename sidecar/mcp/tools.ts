@@ -306,7 +306,8 @@ function compact(r: PublicReview): z.infer<typeof CompactReview> {
 function renderReview(r: PublicReview, detail: "compact" | "full"): string {
   const text = detail === "full" ? r.text : compact(r).excerpt;
   const reply = detail === "full" && r.response ? `\n  Owner's reply (${r.response.date}): ${r.response.text}` : "";
-  return `${r.date} ${r.rating}/5 by ${r.author} [${r.id}] ${r.url}\n  ${text.replace(/\n+/g, " ")}${reply}`;
+  // No URL here: the review's resource_link, beside the text, carries its permalink.
+  return `${r.date} ${r.rating}/5 by ${r.author} [${r.id}]\n  ${text.replace(/\n+/g, " ")}${reply}`;
 }
 
 function link(r: PublicReview) {

@@ -70,7 +70,7 @@ describe("MCP with the SDK's client over HTTP", () => {
     const lines = (result.content as { text: string }[])[0]!.text.split("\n");
     expect(lines[0]).toBe(`${body.total} reviews match; showing 4, newest first.`);
     body.reviews.forEach((r: { id: string; date: string; rating: number; author: string; url: string; excerpt: string }, i: number) => {
-      expect(lines[1 + 2 * i]).toBe(`- ${r.date} ${r.rating}/5 by ${r.author} [${r.id}] ${r.url}`);
+      expect(lines[1 + 2 * i]).toBe(`- ${r.date} ${r.rating}/5 by ${r.author} [${r.id}]`);
       expect(lines[2 + 2 * i]).toBe(`  ${r.excerpt.replace(/\n+/g, " ")}`);
     });
     expect(lines.at(-1)).toBe(`More: call again with cursor "${body.next_cursor}".`);
@@ -84,7 +84,7 @@ describe("MCP with the SDK's client over HTTP", () => {
     const text = (result.content as { text: string }[])[0]!.text;
     const replied = reviews.filter((r) => r.response);
     expect(replied.length).toBeGreaterThan(0);
-    for (const r of reviews) expect(text).toContain(`[${r.id}] ${r.url}\n  ${r.text.replace(/\n+/g, " ")}`);
+    for (const r of reviews) expect(text).toContain(`[${r.id}]\n  ${r.text.replace(/\n+/g, " ")}`);
     for (const r of replied) expect(text).toContain(`Owner's reply (${r.response!.date}): ${r.response!.text}`);
   });
 
