@@ -4,6 +4,7 @@
  * issued. Ending a session (DELETE /mcp) records the id as revoked until it would have expired.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { FifoMap } from "../fifo-map.ts";
 
 /** How long a session lives; clients start a new one (initialize) after. */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
@@ -21,11 +22,9 @@ export interface Revocations {
   isRevoked(sid: string): Promise<boolean>;
 }
 
-/** Session ids whose signature was checked, kept so a session's next requests skip the HMAC. */
-const VERIFIED_KEPT = 10_000;
-
 export class SessionSigner {
-  private readonly verified = new Map<string, SessionClaims>();
+  /** Ids whose signature was checked, kept so a session's next requests skip the HMAC. */
+  private readonly verified = new FifoMap<string, SessionClaims>(10_000);
 
   constructor(private readonly secret: string, private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
 
@@ -41,11 +40,7 @@ export class SessionSigner {
     const known = this.verified.get(id);
     if (known) return known.exp > this.now() ? known : undefined;
     const claims = this.check(id);
-    if (claims) {
-      // First in, first out: an id still in use is soon verified and kept again.
-      if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(id, claims);
-    }
+    if (claims) this.verified.set(id, claims);
     return claims;
   }
 

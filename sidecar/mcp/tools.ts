@@ -9,6 +9,7 @@ import { z } from "zod";
 import { AggregateRating, PublicBusiness, PublicReview } from "../../data/schema/public.ts";
 import { IsoDate, Slug } from "../../data/schema/records.ts";
 import type { Bundle, BundleRef } from "../bundle.ts";
+import { FifoMap } from "../fifo-map.ts";
 import type { Issue } from "../http/errors.ts";
 import { searchFields, sinceNotAfterUntil } from "../schema.ts";
 import type { Page } from "../search/reviews.ts";
@@ -229,23 +230,25 @@ export function forModel(value: unknown): unknown {
  * than built and serialised as objects on every call. `before` leads the structured page.
  */
 function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
-  const pieces = page.positions.map((p) => (detail === "full" ? fullPieces(bundle, p) : piecesOf(bundle, p)));
+  const pieces = page.positions.map((p) => piecesOf(bundle, p, detail));
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total }).slice(0, -1);
-  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`)];
-  pieces.forEach((x, i) => chunks.push(...(i ? [NEWLINE, x.line] : [x.line])));
-  chunks.push(Buffer.from(`${escaped(more)}"}`));
-  for (const x of pieces) chunks.push(COMMA, x.link);
-  chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
-  pieces.forEach((x, i) => chunks.push(...(i ? [COMMA, x.review] : [x.review])));
-  chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
-  return new SerializedResult(Buffer.concat(chunks));
+  return new SerializedResult(Buffer.concat([
+    Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`),
+    ...joined(pieces.map((x) => x.line), NEWLINE),
+    Buffer.from(`${escaped(more)}"}`),
+    ...pieces.flatMap((x) => [COMMA, x.link]),
+    Buffer.from(`],"structuredContent":${head},"reviews":[`),
+    ...joined(pieces.map((x) => x.review), COMMA),
+    Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"),
+  ]));
 }
 
 const COMMA = Buffer.from(",");
 /** A newline inside a JSON string. */
 const NEWLINE = Buffer.from("\\n");
+const joined = (parts: Buffer[], separator: Buffer) => parts.flatMap((x, i) => (i ? [separator, x] : [x]));
 
 /** A review's parts of a page result, as UTF-8 JSON. */
 interface Pieces {
@@ -257,32 +260,25 @@ interface Pieces {
   link: Buffer;
 }
 
-/** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review, at most PIECES_KEPT. */
-const kept = new WeakMap<Bundle, Map<number, Pieces>>();
+/** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review. */
+const kept = new WeakMap<Bundle, FifoMap<number, Pieces>>();
 const PIECES_KEPT = 20_000;
 
-function piecesOf(bundle: Bundle, p: number): Pieces {
+/** A review's pieces; compact ones are kept, full ones (asked for less) are made each time. */
+function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces {
   let cache = kept.get(bundle);
-  if (!cache) kept.set(bundle, (cache = new Map()));
-  const hit = cache.get(p);
+  if (!cache) kept.set(bundle, (cache = new FifoMap(PIECES_KEPT)));
+  const hit = detail === "compact" ? cache.get(p) : undefined;
   if (hit) return hit;
-  const r = JSON.parse(bundle.index.json[p]!) as PublicReview;
-  const pieces = {
-    review: Buffer.from(JSON.stringify(compact(r))),
-    line: Buffer.from(escaped(`- ${renderReview(r, "compact")}`)),
-    link: Buffer.from(JSON.stringify(link(r))),
-  };
-  // First in, first out: a review still asked for is soon kept again.
-  if (cache.size >= PIECES_KEPT) cache.delete(cache.keys().next().value!);
-  cache.set(p, pieces);
-  return pieces;
-}
-
-/** Full pieces, not kept: the full record is the index's own JSON. */
-function fullPieces(bundle: Bundle, p: number): Pieces {
   const json = bundle.index.json[p]!;
   const r = JSON.parse(json) as PublicReview;
-  return { review: Buffer.from(json), line: Buffer.from(escaped(`- ${renderReview(r, "full")}`)), link: Buffer.from(JSON.stringify(link(r))) };
+  const pieces = {
+    review: Buffer.from(detail === "full" ? json : JSON.stringify(compact(r))),
+    line: Buffer.from(escaped(`- ${renderReview(r, detail)}`)),
+    link: Buffer.from(JSON.stringify(link(r))),
+  };
+  if (detail === "compact") cache.set(p, pieces);
+  return pieces;
 }
 
 /** A string as JSON, without its quotes. */

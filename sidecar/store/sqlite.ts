@@ -1,7 +1,7 @@
 /** The embedded engine: a SQLite file under STATE_DIR (libsql: prebuilt, nothing to compile). */
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import { Kysely, SqliteDialect } from "kysely";
 import Database from "libsql";
 import { migrate } from "./migrations.ts";
 import type { Database as Tables } from "./schema.ts";
@@ -12,7 +12,7 @@ export async function openSqlite(file: string): Promise<HubStore> {
   const database = new Database(file);
   // WAL lets readers go on while the hub writes; the busy timeout rides out a concurrent writer.
   database.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: preparedOnce(database as unknown as SqliteDatabase) }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: database as never }) });
   await migrate(db, "sqlite");
   return new SqliteHubStore(db, "sqlite", database);
 }
@@ -32,29 +32,6 @@ class SqliteHubStore extends HubStore {
   override async isRevoked(sid: string): Promise<boolean> {
     return this.revoked.get(sid) !== undefined;
   }
-}
-
-/** Most statements a connection keeps prepared; queries with IN lists vary their text. */
-const STATEMENTS_KEPT = 256;
-
-/**
- * The database with each statement prepared once per SQL text and reused (SQLite statements are
- * reusable, and a call runs to the end before the next starts). Preparing cost more than running
- * the small queries that every MCP request (the revocation check) and every hub step make.
- */
-function preparedOnce(database: SqliteDatabase): SqliteDatabase {
-  const statements = new Map<string, SqliteStatement>();
-  return {
-    close: () => database.close(),
-    prepare(sql) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENTS_KEPT) statements.clear();
-        statements.set(sql, (statement = database.prepare(sql)));
-      }
-      return statement;
-    },
-  };
 }
 
 /**
