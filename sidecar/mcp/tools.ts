@@ -234,21 +234,19 @@ function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", hea
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total }).slice(0, -1);
-  return new SerializedResult(Buffer.concat([
-    Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`),
-    ...joined(pieces.map((x) => x.line), NEWLINE),
-    Buffer.from(`${escaped(more)}"}`),
-    ...pieces.flatMap((x) => [COMMA, x.link]),
-    Buffer.from(`],"structuredContent":${head},"reviews":[`),
-    ...joined(pieces.map((x) => x.review), COMMA),
-    Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"),
-  ]));
+  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`)];
+  pieces.forEach((x, i) => chunks.push(...(i ? [NEWLINE, x.line] : [x.line])));
+  chunks.push(Buffer.from(`${escaped(more)}"}`));
+  for (const x of pieces) chunks.push(COMMA, x.link);
+  chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
+  pieces.forEach((x, i) => chunks.push(...(i ? [COMMA, x.review] : [x.review])));
+  chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
+  return new SerializedResult(Buffer.concat(chunks));
 }
 
 const COMMA = Buffer.from(",");
 /** A newline inside a JSON string. */
 const NEWLINE = Buffer.from("\\n");
-const joined = (parts: Buffer[], separator: Buffer) => parts.flatMap((x, i) => (i ? [separator, x] : [x]));
 
 /** A review's parts of a page result, as UTF-8 JSON. */
 interface Pieces {
