@@ -14,7 +14,7 @@ import type { Methods } from "../app.ts";
 import type { BundleRef } from "../bundle.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
-import type { Revocations, SessionSigner } from "./session.ts";
+import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
 import { registerTools, SerializedResult, type ToolEntry } from "./tools.ts";
 
 /**
@@ -55,10 +55,11 @@ export interface McpDeps {
 
 export function defineMcpRoute(deps: McpDeps): Methods {
   const pool = new ServerPool(() => createServer(deps));
+  const revoked = new RevocationCheck(deps.revocations);
   const tools = deps.fastToolCalls === false ? undefined : registerTools(undefined, deps.bundle, deps.baseUrl);
   return {
-    POST: (request) => post(deps, pool, request, tools),
-    DELETE: (request) => end(deps, request),
+    POST: (request) => post(deps, revoked, pool, request, tools),
+    DELETE: (request) => end(deps, revoked, request),
     // A read-only server has nothing to push on a standalone stream (spec: 405 is allowed).
   };
 }
@@ -81,7 +82,7 @@ class ServerPool {
   }
 }
 
-async function post(deps: McpDeps, pool: ServerPool, request: Request, tools?: Map<string, ToolEntry>): Promise<Response> {
+async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, request: Request, tools?: Map<string, ToolEntry>): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -100,7 +101,7 @@ async function post(deps: McpDeps, pool: ServerPool, request: Request, tools?: M
   if (badParams) return rpcError(400, -32602, `Invalid params for ${badParams.method}`, (badParams as { id?: string | number }).id ?? null);
   const initializing = messages.some((m) => m.method === "initialize");
   if (!initializing) {
-    const problem = await checkSession(deps, request);
+    const problem = await checkSession(deps, revoked, request);
     if (problem) return problem;
   }
   if (tools && messages.length === 1) {
@@ -158,21 +159,21 @@ async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, mes
 const RESULT = Buffer.from('{"result":');
 
 /** DELETE /mcp: end the session, for every instance that shares the revocation store. */
-async function end(deps: McpDeps, request: Request): Promise<Response> {
+async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
-  const problem = await checkSession(deps, request);
+  const problem = await checkSession(deps, revoked, request);
   if (problem) return problem;
   const claims = deps.signer.verify(request.headers.get("mcp-session-id")!)!;
   await deps.revocations.revoke(claims.sid, claims.exp);
   return new FastResponse(null, { status: 204, headers: CORS_HEADERS });
 }
 
-async function checkSession(deps: McpDeps, request: Request): Promise<Response | undefined> {
+async function checkSession(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<Response | undefined> {
   const id = request.headers.get("mcp-session-id");
   if (!id) return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first");
   const claims = deps.signer.verify(id);
-  if (!claims || (await deps.revocations.isRevoked(claims.sid))) {
+  if (!claims || (await revoked.isRevoked(claims.sid))) {
     return rpcError(404, -32001, "Session not found: it is unknown, expired or ended; send initialize to start a new one");
   }
   return undefined;

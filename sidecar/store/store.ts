@@ -209,7 +209,9 @@ export class HubStore implements Revocations {
       .onConflict((oc) => oc.column("sid").doNothing()).execute();
   }
 
-  async isRevoked(sid: string): Promise<boolean> {
-    return (await this.db.selectFrom("mcp_revocations").select("sid").where("sid", "=", sid).executeTakeFirst()) !== undefined;
+  async revokedAmong(sids: readonly string[]): Promise<Set<string>> {
+    if (sids.length === 0) return new Set();
+    const rows = await this.db.selectFrom("mcp_revocations").select("sid").where("sid", "in", sids).execute();
+    return new Set(rows.map((row) => row.sid));
   }
 }

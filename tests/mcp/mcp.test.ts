@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../data/schema/public.ts";
-import { MemoryRevocations, SessionSigner } from "../../sidecar/mcp/session.ts";
+import { MemoryRevocations, RevocationCheck, SessionSigner } from "../../sidecar/mcp/session.ts";
 import { connectClient, INITIALIZE, rpc } from "../helpers/mcp.ts";
 import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
 
@@ -175,6 +175,27 @@ describe("MCP sessions and protocol errors", () => {
     now += 24 * 60 * 60;
     expect(signer.verify(id)).toBeUndefined();
     expect(signer.verify(`${id}x`)).toBeUndefined();
+  });
+
+  it("answers the revocation checks of a burst with one lookup made after all of them were asked", async () => {
+    const store = new MemoryRevocations();
+    const lookups: string[][] = [];
+    const check = new RevocationCheck({ revoke: (sid, exp) => store.revoke(sid, exp), revokedAmong: (sids) => (lookups.push([...sids]), store.revokedAmong(sids)) });
+    await store.revoke("gone", 4_000_000_000);
+    const first = [check.isRevoked("a"), check.isRevoked("gone"), check.isRevoked("a")];
+    // Revoked after the checks were asked but before the lookup ran: the lookup sees it.
+    await store.revoke("b", 4_000_000_000);
+    const late = check.isRevoked("b");
+    expect(await Promise.all([...first, late])).toEqual([false, true, false, true]);
+    expect(lookups).toEqual([["a", "gone", "b"]]);
+    // A later check is a new lookup, which sees what was revoked since.
+    await store.revoke("a", 4_000_000_000);
+    expect(await check.isRevoked("a")).toBe(true);
+    expect(lookups).toHaveLength(2);
+    // A failed lookup fails its checks (the request errs), and the next check looks again.
+    const failing = new RevocationCheck({ revoke: async () => {}, revokedAmong: async () => { throw new Error("database down"); } });
+    await expect(failing.isRevoked("a")).rejects.toThrow("database down");
+    await expect(failing.isRevoked("a")).rejects.toThrow("database down");
   });
 
   it("ends a session on DELETE; the id is refused after", async () => {

@@ -104,7 +104,9 @@ function storeSuite(open: () => Promise<HubStore>) {
 
   it("records MCP session revocations", async () => {
     await store.revoke("sid-1", 4_000_000_000);
-    expect(await store.isRevoked("sid-1")).toBe(true);
-    expect(await store.isRevoked("sid-2")).toBe(false);
+    await store.revoke("sid-3", 4_000_000_000);
+    expect(await store.revokedAmong(["sid-1", "sid-2", "sid-3", "sid-4"])).toEqual(new Set(["sid-1", "sid-3"]));
+    expect(await store.revokedAmong(["sid-2"])).toEqual(new Set());
+    expect(await store.revokedAmong([])).toEqual(new Set());
   });
 }
