@@ -150,9 +150,12 @@ async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, mes
   if (!args.success) return undefined;
   const result = await tool.handler(args.data);
   if (!(result instanceof SerializedResult) && result.isError) return undefined;
-  // Bytes, not a string: the length is the header, and the socket writes them as they are.
-  const json = result instanceof SerializedResult ? result.json : Buffer.from(JSON.stringify(result));
-  const body = Buffer.concat([RESULT, json, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`)]);
+  // Bytes, joined once: the length is the header, and the socket writes them as they are.
+  const parts: Buffer[] = [RESULT];
+  if (result instanceof SerializedResult) for (const chunk of result.chunks) parts.push(chunk);
+  else parts.push(Buffer.from(JSON.stringify(result)));
+  parts.push(Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`));
+  const body = Buffer.concat(parts);
   return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
 }
 

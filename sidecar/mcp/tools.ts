@@ -43,11 +43,16 @@ const PageOut = {
 };
 
 /**
- * A result already serialised as JSON (UTF-8): route.ts's fast path writes it as it is, the SDK
- * is given it parsed. The page results are built this way, from pieces encoded once per review.
+ * A result already serialised as JSON (UTF-8), in pieces: route.ts's fast path joins them into its
+ * response (one copy), the SDK is given them parsed. The page results are built this way, from
+ * pieces encoded once per review.
  */
 export class SerializedResult {
-  constructor(readonly json: Buffer) {}
+  constructor(readonly chunks: Buffer[]) {}
+
+  parsed(): CallToolResult {
+    return JSON.parse(Buffer.concat(this.chunks).toString("utf8")) as CallToolResult;
+  }
 }
 
 /** A tool as the fast path in route.ts calls it: the same schema and handler the SDK is given. */
@@ -70,7 +75,7 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
     tools.set(name, { inputSchema: config.inputSchema, handler });
     const parsed = async (args: z.infer<I>) => {
       const result = await handler(args);
-      return result instanceof SerializedResult ? (JSON.parse(result.json.toString("utf8")) as CallToolResult) : result;
+      return result instanceof SerializedResult ? result.parsed() : result;
     };
     server?.registerTool(name, config as never, parsed as never);
   };
@@ -241,7 +246,7 @@ function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", hea
   chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
   pieces.forEach((x, i) => chunks.push(...(i ? [COMMA, x.review] : [x.review])));
   chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
-  return new SerializedResult(Buffer.concat(chunks));
+  return new SerializedResult(chunks);
 }
 
 const COMMA = Buffer.from(",");
