@@ -112,14 +112,19 @@ say(`# reviewcast benchmarks`);
 say();
 say(`${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback, ${CONNECTIONS} connections, ${DURATION} s per load`);
 say();
+const exists = (path: string) => readFile(path).then(() => true, () => false);
+
+/** The synthetic data folder of n reviews, generated when missing. */
+async function ensureData(n: number): Promise<string> {
+  const data = join(WORK, `data-${n}`);
+  if (!(await exists(join(data, "business.json")))) await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
+  return data;
+}
+
+/** The built dist/ of n reviews, built when missing. */
 async function ensureDist(n: number): Promise<string> {
   const dist = join(WORK, `dist-${n}`);
-  const exists = await readFile(join(dist, "_manifest.json")).then(() => true, () => false);
-  if (!exists) {
-    const data = join(WORK, `data-${n}`);
-    await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
-    await run(["bench/build-once.ts"], { DATA_DIR: data, DIST_DIR: dist });
-  }
+  if (!(await exists(join(dist, "_manifest.json")))) await run(["bench/build-once.ts"], { DATA_DIR: await ensureData(n), DIST_DIR: dist });
   return dist;
 }
 
@@ -147,10 +152,7 @@ if (parts.has("insights")) {
   say("| reviews | aspect mentions | insights s | insights.json MiB | peak RSS MiB |");
   say("|---:|---:|---:|---:|---:|");
   for (const n of [10_000, 100_000]) {
-    const data = join(WORK, `data-${n}`);
-    const exists = await readFile(join(data, "business.json")).then(() => true, () => false);
-    if (!exists) await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
-    const m = JSON.parse(await run(["bench/insights-once.ts"], { DATA_DIR: data }));
+    const m = JSON.parse(await run(["bench/insights-once.ts"], { DATA_DIR: await ensureData(n) }));
     say(`| ${m.reviews.toLocaleString("en-US")} | ${m.mentions.toLocaleString("en-US")} | ${(m.ms / 1000).toFixed(1)} | ${(m.bytes / 2 ** 20).toFixed(1)} | ${m.max_rss_mib} |`);
   }
   say();

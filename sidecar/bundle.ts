@@ -3,13 +3,13 @@
  * indexed for search. It lives in memory behind one reference; reload() loads and checks a new
  * one completely before swapping it in, so a broken dist/ never replaces a working bundle.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { PublicReview, ReviewsDataset, Withdrawal } from "../data/schema/public.ts";
 import { newestFirst } from "../build/dataset.ts";
 import { MANIFEST_FILE, type Manifest } from "../build/manifest.ts";
+import { strongEtag } from "./http/conditional.ts";
 import { ReviewIndex } from "./search/reviews.ts";
 
 export interface StaticFile {
@@ -81,7 +81,7 @@ export async function loadBundle(distDir: string): Promise<Bundle> {
       throw new BundleError(`${distDir}/${entry.file} is listed in the manifest but missing`);
     });
     // The bytes must be the ones the manifest describes: a half-copied dist/ is refused here.
-    const etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`;
+    const etag = strongEtag(body);
     if (etag !== entry.etag) throw new BundleError(`${distDir}/${entry.file} does not match its manifest hash: rebuild, or finish copying dist/`);
     const encoded: StaticFile["encoded"] = {};
     for (const coding of ["br", "gzip"] as const) {

@@ -240,11 +240,17 @@ function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", hea
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total }).slice(0, -1);
   const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`)];
-  pieces.forEach((x, i) => chunks.push(...(i ? [NEWLINE, x.line] : [x.line])));
+  pieces.forEach((x, i) => {
+    if (i) chunks.push(NEWLINE);
+    chunks.push(x.line);
+  });
   chunks.push(Buffer.from(`${escaped(more)}"}`));
   for (const x of pieces) chunks.push(COMMA, x.link);
   chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
-  pieces.forEach((x, i) => chunks.push(...(i ? [COMMA, x.review] : [x.review])));
+  pieces.forEach((x, i) => {
+    if (i) chunks.push(COMMA);
+    chunks.push(x.review);
+  });
   chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
   return new SerializedResult(chunks);
 }

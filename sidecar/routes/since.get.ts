@@ -3,9 +3,9 @@
  * of reviews withdrawn on or after it, so an incremental copy stays exact. Conditional GET: the
  * ETag hashes the body; Last-Modified is the latest change the data records behind it.
  */
-import { createHash } from "node:crypto";
 import { latest } from "../../build/dataset.ts";
 import type { BundleRef } from "../bundle.ts";
+import { strongEtag } from "../http/conditional.ts";
 import { invalidParameters } from "../http/errors.ts";
 import { fromZod, parseQuery } from "../http/query.ts";
 import { represent } from "../http/respond.ts";
@@ -35,7 +35,7 @@ export function defineSinceRoute(bundle: BundleRef) {
       body,
       contentType: "application/json",
       cacheControl: "public, max-age=60",
-      validators: { etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`, lastModified: new Date(lastModified) },
+      validators: { etag: strongEtag(body), lastModified: new Date(lastModified) },
     });
   };
 }

@@ -2,11 +2,11 @@
  * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
  * precompressed copy the client accepts, and WebSub discovery links on the three topics.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BundleRef, StaticFile } from "../bundle.ts";
 import { discoveryLinks, TOPICS } from "../hub/topics.ts";
+import { strongEtag } from "../http/conditional.ts";
 import { chooseEncoding } from "../http/encoding.ts";
 import { notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
@@ -52,7 +52,7 @@ async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promis
     body,
     contentType: "text/html; charset=utf-8",
     cacheControl: "public, max-age=60",
-    validators: { etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`, lastModified: new Date(changed) },
+    validators: { etag: strongEtag(body), lastModified: new Date(changed) },
   });
 }
 
