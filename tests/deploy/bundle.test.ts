@@ -2,10 +2,9 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { connectClient } from "../helpers/mcp.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";
 
@@ -55,8 +54,7 @@ describe("the bundled sidecar (npm run bundle)", () => {
   });
 
   it("answers MCP: initialize, tools/list and a search_reviews call, with the official client", async () => {
-    const client = new Client({ name: "bundle-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    const { client } = await connectClient(base);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain("search_reviews");

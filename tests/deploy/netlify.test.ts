@@ -1,5 +1,6 @@
 /** netlify.toml, read by Netlify's own parsers, against the routes the sidecar serves and the files the build writes. */
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { parseAllRedirects } from "@netlify/redirect-parser";
@@ -59,15 +60,15 @@ describe("netlify.toml", () => {
   });
 
   it("builds with the project's command into the published folder, and hides the manifest", async () => {
-    const { readFile } = await import("node:fs/promises");
     const toml = await readFile(CONFIG, "utf8");
     expect(toml).toMatch(/command = "npm run build"/);
     expect(toml).toMatch(/publish = "dist"/);
     expect(redirects.find((r) => r.from === "/_manifest.json")).toMatchObject({ status: 404 });
     // A review's permalink /reviews/{id}/ is the file reviews/{id}.html.
     expect(redirects.find((r) => r.from === "/reviews/:id/")).toMatchObject({ to: "/reviews/:id.html", status: 200 });
-    const first = JSON.parse(await readFile(join(await builtDist(), "reviews.json"), "utf8")).reviews[0];
-    expect(existsSync(join(await builtDist(), "reviews", `${first.id}.html`))).toBe(true);
-    expect(existsSync(join(await builtDist(), "404.html"))).toBe(true);
+    const dist = await builtDist();
+    const first = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews[0];
+    expect(existsSync(join(dist, "reviews", `${first.id}.html`))).toBe(true);
+    expect(existsSync(join(dist, "404.html"))).toBe(true);
   });
 });

@@ -1,17 +1,17 @@
 /** Faults at the edges of the process: a graceful stop mid-delivery, and a state folder it cannot use. */
-import { spawn } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import { tempDir } from "../helpers/data.ts";
 import { startHub, TOPIC } from "../helpers/hub.ts";
-import { runScript, userEnv } from "../helpers/run.ts";
+import { runScript } from "../helpers/run.ts";
+import { startProcess } from "../helpers/serve.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const subscriberOf = useSubscriber();
+const subscriber = await useSubscriber();
 
 describe("SIGTERM", () => {
   it("stops accepting, finishes the delivery in flight, closes the database and exits 0", async () => {
@@ -20,22 +20,22 @@ describe("SIGTERM", () => {
     const h = await startHub();
     await h.close();
     const state = join(dir, "state");
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
-      cwd: ROOT,
-      env: userEnv({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: h.dist, STATE_DIR: state, HUB_ALLOW_PRIVATE_CALLBACKS: "true", NODE_EXTRA_CA_CERTS: join(dir, "ca.pem") }),
-      stdio: ["ignore", "pipe", "pipe"],
+    const { child, url } = await startProcess(join(ROOT, "node_modules/.bin/tsx"), ["sidecar/main.ts"], {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DIST_DIR: h.dist,
+      STATE_DIR: state,
+      HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+      NODE_EXTRA_CA_CERTS: join(dir, "ca.pem"),
     });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    const url = await new Promise<string>((resolve) => child.stdout.on("data", () => /http:\/\/127\.0\.0\.1:\d+/.test(out) && resolve(/http:\/\/127\.0\.0\.1:\d+/.exec(out)![0])));
     const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
-    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriberOf().callback("term") }));
-    await subscriberOf().waitFor(() => subscriberOf().of("term", "GET").length === 1);
+    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback("term") }));
+    await subscriber.waitFor(() => subscriber.of("term", "GET").length === 1);
     await new Promise((r) => setTimeout(r, 200));
-    subscriberOf().behave("term", { kind: "slow", ms: 1_500 });
+    subscriber.behave("term", { kind: "slow", ms: 1_500 });
     await h.changeData("Delivered while the sidecar stops.");
     await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": TOPIC.atom }));
-    await subscriberOf().waitFor(() => subscriberOf().of("term", "POST").length === 1);
+    await subscriber.waitFor(() => subscriber.of("term", "POST").length === 1);
     const exited = new Promise<number | null>((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 200));

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import { generate } from "selfsigned";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll } from "vitest";
 import { until } from "./until.ts";
 
 export interface TestCerts {
@@ -135,12 +135,9 @@ export class Subscriber {
   }
 }
 
-/** A subscriber for this test file, started before its tests and closed after; call to get it. */
-export function useSubscriber(): () => Subscriber {
-  let subscriber: Subscriber;
-  beforeAll(async () => {
-    subscriber = await Subscriber.start();
-  });
+/** A subscriber for this test file (await it at the top, as usePostgres), closed after its tests. */
+export async function useSubscriber(): Promise<Subscriber> {
+  const subscriber = await Subscriber.start();
   afterAll(() => subscriber.close());
-  return () => subscriber;
+  return subscriber;
 }

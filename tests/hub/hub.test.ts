@@ -6,7 +6,7 @@ import { startHub, TOPIC, type HubHarness } from "../helpers/hub.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../helpers/until.ts";
 
-const subscriberOf = useSubscriber();
+const subscriber = await useSubscriber();
 let h: HubHarness;
 let n = 0;
 const name = () => `s${++n}`;
@@ -20,7 +20,7 @@ async function subscribed(harness: HubHarness, cb: string, topic = TOPIC.atom) {
 async function withSubscriber(form: Record<string, string> = {}): Promise<{ s: string; cb: string }> {
   h = await startHub();
   const s = name();
-  const cb = subscriberOf().callback(s);
+  const cb = subscriber.callback(s);
   await h.subscribe({ "hub.callback": cb, ...form });
   await subscribed(h, cb);
   return { s, cb };
@@ -36,11 +36,11 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
   it("answers 202, then verifies with a GET carrying mode, topic, a challenge and the lease; an exact echo activates it", async () => {
     h = await startHub();
     const s = name();
-    const cb = subscriberOf().callback(s, "?user=42");
+    const cb = subscriber.callback(s, "?user=42");
     const res = await h.subscribe({ "hub.callback": cb, "hub.lease_seconds": "3600", "hub.extra": "ignored" });
     expect(res.status).toBe(202);
     await subscribed(h, cb);
-    const [get] = subscriberOf().of(s, "GET");
+    const [get] = subscriber.of(s, "GET");
     expect(get!.url.searchParams.get("user")).toBe("42");
     expect(get!.url.searchParams.get("hub.mode")).toBe("subscribe");
     expect(get!.url.searchParams.get("hub.topic")).toBe(TOPIC.atom);
@@ -51,10 +51,10 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
   it("uses a new random challenge each time", async () => {
     h = await startHub();
     const s = name();
-    await h.subscribe({ "hub.callback": subscriberOf().callback(s) });
-    await h.subscribe({ "hub.callback": subscriberOf().callback(s) });
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").length === 2);
-    const [a, b] = subscriberOf().of(s, "GET").map((r) => r.url.searchParams.get("hub.challenge"));
+    await h.subscribe({ "hub.callback": subscriber.callback(s) });
+    await h.subscribe({ "hub.callback": subscriber.callback(s) });
+    await subscriber.waitFor(() => subscriber.of(s, "GET").length === 2);
+    const [a, b] = subscriber.of(s, "GET").map((r) => r.url.searchParams.get("hub.challenge"));
     expect(a).not.toBe(b);
   });
 
@@ -67,11 +67,11 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
   ])("rejects the subscription on %s", async (_, behaviour) => {
     h = await startHub();
     const s = name();
-    subscriberOf().behave(s, behaviour);
-    expect((await h.subscribe({ "hub.callback": subscriberOf().callback(s) })).status).toBe(202);
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").length === 1);
+    subscriber.behave(s, behaviour);
+    expect((await h.subscribe({ "hub.callback": subscriber.callback(s) })).status).toBe(202);
+    await subscriber.waitFor(() => subscriber.of(s, "GET").length === 1);
     await new Promise((r) => setTimeout(r, behaviour.kind === "hang" ? 2500 : 300));
-    expect(await h.store.subscription(TOPIC.atom, subscriberOf().callback(s))).toBeUndefined();
+    expect(await h.store.subscription(TOPIC.atom, subscriber.callback(s))).toBeUndefined();
   });
 
   it.each([
@@ -83,7 +83,7 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
     ["an unknown mode", { "hub.mode": "sub" }, "hub.mode"],
   ])("answers 400 naming the field for %s", async (_, form, field) => {
     h = await startHub();
-    const res = await h.subscribe({ "hub.callback": subscriberOf().callback(name()), ...form });
+    const res = await h.subscribe({ "hub.callback": subscriber.callback(name()), ...form });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error).toBe("invalid_parameters");
@@ -98,19 +98,19 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
 
   it("holds a re-subscription's new secret back until it is verified", async () => {
     const { s, cb } = await withSubscriber({ "hub.secret": "first" });
-    subscriberOf().behave(s, { kind: "wrong-echo" });
+    subscriber.behave(s, { kind: "wrong-echo" });
     await h.subscribe({ "hub.callback": cb, "hub.secret": "second" });
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").length === 2);
+    await subscriber.waitFor(() => subscriber.of(s, "GET").length === 2);
     await new Promise((r) => setTimeout(r, 200));
     expect((await h.store.subscription(TOPIC.atom, cb))!.secret).toBe("first");
   });
 
   it("limits subscriptions per callback host with a 429", async () => {
     h = await startHub({}, { limits: { perHost: 1, total: 100 } });
-    const first = subscriberOf().callback(name());
+    const first = subscriber.callback(name());
     await h.subscribe({ "hub.callback": first });
     await subscribed(h, first);
-    const res = await h.subscribe({ "hub.callback": subscriberOf().callback(name()) });
+    const res = await h.subscribe({ "hub.callback": subscriber.callback(name()) });
     expect(res.status).toBe(429);
     expect((await res.json()).error).toBe("too_many_subscriptions");
     // Renewing the one it has is still allowed.
@@ -121,7 +121,7 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
 describe("notifications (SPEC §6)", () => {
   it("POSTs each changed topic's full content with its content type, Link headers and signature", async () => {
     h = await startHub();
-    const cbs = { atom: subscriberOf().callback(name()), json: subscriberOf().callback(name()), reviews: subscriberOf().callback(name()) };
+    const cbs = { atom: subscriber.callback(name()), json: subscriber.callback(name()), reviews: subscriber.callback(name()) };
     for (const [k, cb] of Object.entries(cbs)) await h.subscribe({ "hub.callback": cb, "hub.topic": TOPIC[k as keyof typeof TOPIC], "hub.secret": `secret-${k}` });
     for (const [k, cb] of Object.entries(cbs)) await subscribed(h, cb, TOPIC[k as keyof typeof TOPIC]);
     await h.changeData("Edited: ants gone for good.");
@@ -129,23 +129,23 @@ describe("notifications (SPEC §6)", () => {
     expect(res.status).toBe(202);
     expect((await res.json()).changed.sort()).toEqual([TOPIC.json, TOPIC.atom].sort());
     const nameOf = (cb: string) => new URL(cb).pathname.replace("/cb/", "");
-    await subscriberOf().waitFor(() => subscriberOf().of(nameOf(cbs.atom), "POST").length === 1 && subscriberOf().of(nameOf(cbs.json), "POST").length === 1);
+    await subscriber.waitFor(() => subscriber.of(nameOf(cbs.atom), "POST").length === 1 && subscriber.of(nameOf(cbs.json), "POST").length === 1);
     const expectations = [
       [cbs.atom, "feed.xml", "application/atom+xml", TOPIC.atom, "secret-atom"],
       [cbs.json, "api/feed.json", "application/feed+json", TOPIC.json, "secret-json"],
     ] as const;
     for (const [cb, file, type, topic, secret] of expectations) {
-      const [note] = subscriberOf().of(nameOf(cb), "POST");
+      const [note] = subscriber.of(nameOf(cb), "POST");
       expect(note!.body).toEqual(await readFile(join(h.dist, file)));
       expect(note!.headers["content-type"]).toBe(type);
       expect(note!.headers.link).toBe(`<http://localhost:3000/api/websub/hub>; rel="hub", <${topic}>; rel="self"`);
       expect(note!.headers["x-hub-signature"]).toBe(`sha256=${createHmac("sha256", secret).update(note!.body).digest("hex")}`);
     }
     // reviews.json was not pinged: its subscriber hears nothing until it is.
-    expect(subscriberOf().of(nameOf(cbs.reviews), "POST")).toEqual([]);
+    expect(subscriber.of(nameOf(cbs.reviews), "POST")).toEqual([]);
     await h.post({ "hub.mode": "publish", "hub.url": TOPIC.reviews });
-    await subscriberOf().waitFor(() => subscriberOf().of(nameOf(cbs.reviews), "POST").length === 1);
-    expect(subscriberOf().of(nameOf(cbs.reviews), "POST")[0]!.headers["content-type"]).toBe("application/json");
+    await subscriber.waitFor(() => subscriber.of(nameOf(cbs.reviews), "POST").length === 1);
+    expect(subscriber.of(nameOf(cbs.reviews), "POST")[0]!.headers["content-type"]).toBe("application/json");
   });
 
   it("notifies no one when a pinged topic has not changed", async () => {
@@ -153,36 +153,36 @@ describe("notifications (SPEC §6)", () => {
     const res = await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
     expect(await res.json()).toMatchObject({ changed: [], notifications: 0 });
     await new Promise((r) => setTimeout(r, 300));
-    expect(subscriberOf().of(s, "POST")).toEqual([]);
+    expect(subscriber.of(s, "POST")).toEqual([]);
   });
 
   it("sends no signature without a secret", async () => {
     const { s } = await withSubscriber();
     await changeAndPublish("Changed once more.");
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "POST").length === 1);
-    expect(subscriberOf().of(s, "POST")[0]!.headers["x-hub-signature"]).toBeUndefined();
+    await subscriber.waitFor(() => subscriber.of(s, "POST").length === 1);
+    expect(subscriber.of(s, "POST")[0]!.headers["x-hub-signature"]).toBeUndefined();
   });
 
   it("removes a subscription after 3 consecutive failed deliveries, retrying in between", async () => {
     const { s, cb } = await withSubscriber();
-    subscriberOf().behave(s, { kind: "status", status: 500 });
+    subscriber.behave(s, { kind: "status", status: 500 });
     await changeAndPublish("Failing deliveries.");
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "POST").length === 3);
-    const times = subscriberOf().of(s, "POST").map((r) => r.at);
+    await subscriber.waitFor(() => subscriber.of(s, "POST").length === 3);
+    const times = subscriber.of(s, "POST").map((r) => r.at);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(times[1]! - times[0]!); // backoff grows
     await new Promise((r) => setTimeout(r, 200));
     expect(await h.store.subscription(TOPIC.atom, cb)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 500));
-    expect(subscriberOf().of(s, "POST")).toHaveLength(3);
+    expect(subscriber.of(s, "POST")).toHaveLength(3);
   });
 
   it("resets the failure count after a success", async () => {
     const { s, cb } = await withSubscriber();
-    subscriberOf().behave(s, { kind: "status", status: 503 });
+    subscriber.behave(s, { kind: "status", status: 503 });
     await changeAndPublish("One failure then fine.");
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "POST").length === 2);
-    subscriberOf().behave(s, { kind: "echo" });
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "POST").length === 3);
+    await subscriber.waitFor(() => subscriber.of(s, "POST").length === 2);
+    subscriber.behave(s, { kind: "echo" });
+    await subscriber.waitFor(() => subscriber.of(s, "POST").length === 3);
     await new Promise((r) => setTimeout(r, 100));
     expect((await h.store.subscription(TOPIC.atom, cb))!.failures).toBe(0);
   });
@@ -190,33 +190,33 @@ describe("notifications (SPEC §6)", () => {
   it("does not let a callback that never answers delay the others", async () => {
     h = await startHub();
     const slow = name();
-    subscriberOf().behave(slow, { kind: "echo" });
+    subscriber.behave(slow, { kind: "echo" });
     const others = [name(), name(), name()];
-    for (const s of [slow, ...others]) await h.subscribe({ "hub.callback": subscriberOf().callback(s) });
-    for (const s of [slow, ...others]) await subscribed(h, subscriberOf().callback(s));
-    subscriberOf().behave(slow, { kind: "hang" });
+    for (const s of [slow, ...others]) await h.subscribe({ "hub.callback": subscriber.callback(s) });
+    for (const s of [slow, ...others]) await subscribed(h, subscriber.callback(s));
+    subscriber.behave(slow, { kind: "hang" });
     await h.changeData("Fan-out with a dead callback.");
     const started = Date.now();
     await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
-    await subscriberOf().waitFor(() => others.every((s) => subscriberOf().of(s, "POST").length === 1), 1500);
+    await subscriber.waitFor(() => others.every((s) => subscriber.of(s, "POST").length === 1), 1500);
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("stops notifying after a verified unsubscribe", async () => {
     const { s, cb } = await withSubscriber();
     expect((await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": cb })).status).toBe(202);
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").some((r) => r.url.searchParams.get("hub.mode") === "unsubscribe"));
+    await subscriber.waitFor(() => subscriber.of(s, "GET").some((r) => r.url.searchParams.get("hub.mode") === "unsubscribe"));
     await until(async () => (await h.store.subscription(TOPIC.atom, cb)) === undefined, "unsubscribed", 3_000);
     await changeAndPublish("After unsubscribe.");
     await new Promise((r) => setTimeout(r, 300));
-    expect(subscriberOf().of(s, "POST")).toEqual([]);
+    expect(subscriber.of(s, "POST")).toEqual([]);
   });
 
   it("keeps a subscription whose unsubscribe is not confirmed", async () => {
     const { s, cb } = await withSubscriber();
-    subscriberOf().behave(s, { kind: "status", status: 404 });
+    subscriber.behave(s, { kind: "status", status: 404 });
     await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": cb });
-    await subscriberOf().waitFor(() => subscriberOf().of(s, "GET").length === 2);
+    await subscriber.waitFor(() => subscriber.of(s, "GET").length === 2);
     await new Promise((r) => setTimeout(r, 200));
     expect(await h.store.subscription(TOPIC.atom, cb)).toBeDefined();
   });
@@ -226,17 +226,17 @@ describe("notifications (SPEC §6)", () => {
     await new Promise((r) => setTimeout(r, 1200));
     await changeAndPublish("After the lease.");
     await new Promise((r) => setTimeout(r, 300));
-    expect(subscriberOf().of(s, "POST")).toEqual([]);
+    expect(subscriber.of(s, "POST")).toEqual([]);
     expect(await h.store.subscription(TOPIC.atom, cb)).toBeUndefined();
   });
 
   it("clamps a requested lease into the hub's bounds", async () => {
     h = await startHub({}, { lease: { min: 60, max: 3600, default: 600 } });
     const s = name();
-    const cb = subscriberOf().callback(s);
+    const cb = subscriber.callback(s);
     await h.subscribe({ "hub.callback": cb, "hub.lease_seconds": "999999" });
     await subscribed(h, cb);
-    expect(subscriberOf().of(s, "GET")[0]!.url.searchParams.get("hub.lease_seconds")).toBe("3600");
+    expect(subscriber.of(s, "GET")[0]!.url.searchParams.get("hub.lease_seconds")).toBe("3600");
   });
 });
 

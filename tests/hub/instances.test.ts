@@ -2,7 +2,6 @@
  * Scale-out and crashes: two instances sharing PostgreSQL deliver each change to each subscriber
  * once; a sidecar killed mid-fan-out loses nothing once restarted.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,12 +9,12 @@ import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { tempDir } from "../helpers/data.ts";
 import { startHub, TOPIC } from "../helpers/hub.ts";
 import { usePostgres } from "../helpers/postgres.ts";
-import { userEnv } from "../helpers/run.ts";
+import { startProcess } from "../helpers/serve.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../helpers/until.ts";
 
 const postgres = await usePostgres("instances");
-const subscriberOf = useSubscriber();
+const subscriber = await useSubscriber();
 
 describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
   it("deliver each change to each of 200 subscribers exactly once", async () => {
@@ -24,16 +23,16 @@ describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
     try {
       const names = Array.from({ length: 200 }, (_, i) => `pg-${i}`);
       // Subscriptions arrive at either instance, as behind a load balancer.
-      await Promise.all(names.map((n, i) => (i % 2 ? b : a).subscribe({ "hub.callback": subscriberOf().callback(n) })));
+      await Promise.all(names.map((n, i) => (i % 2 ? b : a).subscribe({ "hub.callback": subscriber.callback(n) })));
       await until(async () => (await a.store.countSubscriptions()) === 200, "200 subscriptions verified", 20_000);
       await a.changeData("A change both instances hear about.");
       // The deploy pings both instances at once.
       const pings = await Promise.all([a, b].map((h) => h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom })));
       const bodies = await Promise.all(pings.map((p) => p.json()));
       expect(bodies.map((x) => x.notifications).sort()).toEqual([0, 200]);
-      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "POST").length >= 1), 20_000);
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 20_000);
       await new Promise((r) => setTimeout(r, 500));
-      expect(names.filter((n) => subscriberOf().of(n, "POST").length !== 1)).toEqual([]);
+      expect(names.filter((n) => subscriber.of(n, "POST").length !== 1)).toEqual([]);
     } finally {
       await a.close();
       await b.close();
@@ -48,7 +47,7 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
     await writeFile(caFile, (await testCerts()).ca);
     const h = await startHub();
     await h.close();
-    const env = userEnv({
+    const env = {
       PORT: "0",
       HOST: "127.0.0.1",
       DIST_DIR: h.dist,
@@ -57,33 +56,29 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
       HUB_CLAIM_SECONDS: "2",
       HUB_RETRY_BASE_SECONDS: "1",
       NODE_EXTRA_CA_CERTS: caFile,
-    });
-    const start = async (): Promise<{ child: ChildProcess; url: string }> => {
-      // Node itself with tsx's hooks, not the tsx CLI: the CLI runs the server in a child process,
-      // which a SIGKILL of the CLI would leave running.
-      const child = spawn(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { cwd: new URL("../../", import.meta.url).pathname, env, stdio: ["ignore", "pipe", "ignore"] });
-      const line = await new Promise<string>((resolve) => child.stdout!.on("data", (d) => String(d).includes("serving") && resolve(String(d))));
-      return { child, url: /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0] };
     };
+    // Node itself with tsx's hooks, not the tsx CLI: the CLI runs the server in a child process,
+    // which a SIGKILL of the CLI would leave running.
+    const start = () => startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], env);
     const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
     let server = await start();
     const names = Array.from({ length: 200 }, (_, i) => `kill-${i}`);
     try {
-      await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriberOf().callback(n) }))));
-      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "GET").length === 1), 20_000);
+      await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }))));
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length === 1), 20_000);
       await new Promise((r) => setTimeout(r, 300));
       // Slow subscribers, so that the kill lands in the middle of the fan-out.
-      for (const n of names) subscriberOf().behave(n, { kind: "slow", ms: 400 });
+      for (const n of names) subscriber.behave(n, { kind: "slow", ms: 400 });
       await h.changeData("The change the crash must not lose.");
       expect((await fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": TOPIC.atom }))).status).toBe(202);
-      await subscriberOf().waitFor(() => names.filter((n) => subscriberOf().of(n, "POST").length > 0).length >= 20, 20_000);
+      await subscriber.waitFor(() => names.filter((n) => subscriber.of(n, "POST").length > 0).length >= 20, 20_000);
       server.child.kill("SIGKILL");
       await new Promise((r) => server.child.once("exit", r));
-      const before = names.filter((n) => subscriberOf().of(n, "POST").length > 0).length;
+      const before = names.filter((n) => subscriber.of(n, "POST").length > 0).length;
       expect(before).toBeLessThan(200);
       server = await start();
-      await subscriberOf().waitFor(() => names.every((n) => subscriberOf().of(n, "POST").length >= 1), 30_000);
-      expect(names.filter((n) => subscriberOf().of(n, "POST").length === 0)).toEqual([]);
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 30_000);
+      expect(names.filter((n) => subscriber.of(n, "POST").length === 0)).toEqual([]);
     } finally {
       server.child.kill("SIGKILL");
     }

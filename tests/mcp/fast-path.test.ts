@@ -33,13 +33,13 @@ const call = fc.oneof(
 
 describe("tools/call fast path", () => {
   it("gives the same JSON-RPC response as the SDK for random calls, valid or not", async () => {
-    const sessions = await Promise.all([fast, sdk].map(async (s) => (await rpc(async (p, i) => s.app.request(p, i), INITIALIZE)).headers.get("mcp-session-id")!));
+    const sessions = await Promise.all([fast, sdk].map(async (s) => (await rpc(s.targets[0]!.fetch, INITIALIZE)).headers.get("mcp-session-id")!));
     let taken = 0;
     await fc.assert(
       fc.asyncProperty(call, fc.integer({ min: 1, max: 1000 }), async (params, id) => {
         const message = { jsonrpc: "2.0", id, method: "tools/call", params };
         const [a, b] = await Promise.all([fast, sdk].map(async (s, k) => {
-          const res = await rpc(async (p, i) => s.app.request(p, i), message, { "mcp-session-id": sessions[k]! });
+          const res = await rpc(s.targets[0]!.fetch, message, { "mcp-session-id": sessions[k]! });
           return { status: res.status, body: await res.json() };
         }));
         expect(a).toEqual(b);

@@ -4,13 +4,12 @@
  * the reviews page's filters and paging go through the search API; the charts are there.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";
-import { runBuild } from "../helpers/run.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";
+import { builtDist } from "../helpers/sidecar.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);
@@ -25,9 +24,7 @@ beforeAll(async () => {
   if (!haveBrowser) return;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const dist = join(await tempDir(), "dist");
-  const run = await runBuild(REPO_DATA, dist, { BASE_URL: base });
-  expect(run.code, run.stderr).toBe(0);
+  const dist = await builtDist(REPO_DATA, { BASE_URL: base });
   server = await startProcess(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], {
     PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DIST_DIR: dist, STATE_DIR: await tempDir(),
   });

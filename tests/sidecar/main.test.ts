@@ -1,29 +1,23 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/data.ts";
-import { runScript, userEnv } from "../helpers/run.ts";
-import { freePort } from "../helpers/serve.ts";
+import { runScript } from "../helpers/run.ts";
+import { freePort, startProcess } from "../helpers/serve.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
-const ROOT = new URL("../../", import.meta.url).pathname;
 
 describe("npm run serve", () => {
   it("listens on PORT and answers, with the dist/ it was given", async () => {
     const port = await freePort();
-    const child = spawn(TSX, ["sidecar/main.ts"], { cwd: ROOT, env: userEnv({ PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() }) });
+    const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (d) => resolve(String(d)));
-        child.on("exit", (code) => reject(new Error(`exited ${code}`)));
-      });
-      expect(line).toContain(`http://127.0.0.1:${port}`);
+      expect(sidecar.url).toContain(`http://127.0.0.1:${port}`);
       const res = await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`);
       expect(res.status).toBe(200);
     } finally {
-      child.kill("SIGTERM");
+      await sidecar.stop();
     }
   });
 
