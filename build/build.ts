@@ -46,8 +46,6 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     await writeReviewsJson(join(staging, "reviews.json"), dataset);
     await bundleScripts(staging);
     await writeSitemap(staging, dataset, baseUrl);
-    progress("writing a page per review");
-    await writeReviewPages(staging, dataset, feed, baseUrl);
     progress("hashing and compressing");
     const manifest = await writeManifest({
       dir: staging,
@@ -56,6 +54,10 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       withdrawn: dataset.withdrawn,
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
     });
+    // After the manifest, which leaves them out: the sidecar reads a review's page from disk
+    // (routes/static.get.ts), as a million of them would not fit in its memory.
+    progress("writing a page per review");
+    await writeReviewPages(staging, dataset, feed, baseUrl);
     await swapIn(staging, distDir);
     return { manifest, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
   } catch (error) {

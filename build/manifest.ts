@@ -53,9 +53,6 @@ export function contentType(urlPath: string): string {
   return TYPES[urlPath] ?? TYPES[ext] ?? "application/octet-stream";
 }
 
-/** reviews/{id}.html, a review's page (reviews/index.html is the list). */
-export const REVIEW_PAGE = /^reviews\/(?!index\.html$)[^/]+\.html$/;
-
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
 export interface ManifestInput {
@@ -92,8 +89,7 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    // A page per review is read from disk by the sidecar (routes/static.get.ts), not from the manifest.
-    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f) && !REVIEW_PAGE.test(f))
+    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f))
     .sort();
 }
 

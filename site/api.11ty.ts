@@ -37,7 +37,7 @@ function type(p: Parameter): string {
   return extra ? `${base} (${extra})` : base;
 }
 
-export function render({ dataset, feed, baseUrl }: SiteData): string {
+export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string {
   const doc = openApiDocument(baseUrl) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>> };
   const sections = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
@@ -60,7 +60,7 @@ ${params}
   );
   const body = `<h1>API</h1>
 <p class="lead">${html(doc.info.description)}</p>
-<p>The machine-readable description: <a href="${baseUrl}/.well-known/openapi.json">OpenAPI 3.1</a>. This page is rendered from it.</p>
+<p>The machine-readable description: <a href="${openapiUrl}">OpenAPI 3.1</a>. This page is rendered from it.</p>
 ${sections.join("\n")}`;
   return page({
     baseUrl, business: dataset.business, path: "/api/", title: `API: ${dataset.business.name} reviews`, description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",

@@ -21,7 +21,7 @@ Sitemap: ${baseUrl}/sitemap.xml
 `;
 }
 
-function llms({ baseUrl, dataset, feed }: SiteData): string {
+function llms({ baseUrl, openapiUrl, dataset, feed }: SiteData): string {
   const { business, aggregate_rating: r } = dataset;
   return `# ${business.name}
 
@@ -33,7 +33,7 @@ function llms({ baseUrl, dataset, feed }: SiteData): string {
 - [JSON Feed](${feed.jsonFeedUrl}) and [Atom feed](${feed.atomFeedUrl}): the 50 newest reviews
 
 ## API
-- [OpenAPI 3.1](${baseUrl}/.well-known/openapi.json): search (${baseUrl}/api/reviews/search?query=ants&min_rating=4) and changes since a date (${baseUrl}/api/reviews/since/2026-01-01)
+- [OpenAPI 3.1](${openapiUrl}): search (${baseUrl}/api/reviews/search?query=ants&min_rating=4) and changes since a date (${baseUrl}/api/reviews/since/2026-01-01)
 - [API reference](${baseUrl}/api/)
 
 ## For AI assistants

@@ -4,7 +4,7 @@ import { businessLd, html, jsonLd, names, page, reviewArticle, reviewLd } from "
 
 export const data = { permalink: "/index.html" };
 
-export function render({ dataset, feed, baseUrl }: SiteData): string {
+export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string {
   const { business, aggregate_rating: rating } = dataset;
   const n = names(business);
   const newest = feed.items.slice(0, 10).map((i) => i.review);
@@ -44,9 +44,9 @@ ${newest.map((r) => reviewArticle(r, n, { heading: "h3", link: true })).join("\n
 <section aria-labelledby="data">
 <h2 id="data">The data, for machines</h2>
 <ul>
-<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with WebSub push from <code>${html(baseUrl)}/api/websub/hub</code>.</li>
+<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with WebSub push from <code>${html(feed.hubUrl)}</code>.</li>
 <li>Every review: <a href="${baseUrl}/reviews.json">reviews.json</a>; the insights: <a href="${baseUrl}/insights.json">insights.json</a>.</li>
-<li>A JSON API with search and paging: <a href="${baseUrl}/api/">API reference</a> (<a href="${baseUrl}/.well-known/openapi.json">OpenAPI 3.1</a>).</li>
+<li>A JSON API with search and paging: <a href="${baseUrl}/api/">API reference</a> (<a href="${openapiUrl}">OpenAPI 3.1</a>).</li>
 <li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a href="${baseUrl}/llms.txt">llms.txt</a>.</li>
 </ul>
 </section>`;

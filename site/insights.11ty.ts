@@ -1,4 +1,5 @@
 /** The insights page: insights.json as charts (inline SVG), quotes, topics, FAQ and summary. */
+import { reviewUrl } from "../build/dataset.ts";
 import type { SiteData } from "../build/render.ts";
 import { ratingBars, sentimentBars, trendLine } from "./_lib/charts.ts";
 import { html, page } from "./_lib/html.ts";
@@ -7,7 +8,7 @@ export const data = { permalink: "/insights/index.html" };
 
 export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
   const { business } = dataset;
-  const url = (id: string) => `${baseUrl}/reviews/${id}/`;
+  const url = (id: string) => reviewUrl(baseUrl, id);
   const aspects = insights.aspects.filter((a) => a.total > 0);
   const withReviews = <T extends { review_count: number }>(list: T[]) => list.filter((e) => e.review_count > 0);
   const quotes = aspects

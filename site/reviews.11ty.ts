@@ -3,15 +3,15 @@
  * a first page rendered here so the page reads without script.
  */
 import type { SiteData } from "../build/render.ts";
-import { html, names, page, reviewArticle } from "./_lib/html.ts";
+import { html, names, page, reviewArticle, scriptJson } from "./_lib/html.ts";
 
 export const data = { permalink: "/reviews/index.html" };
 
 export function render({ dataset, feed, baseUrl }: SiteData): string {
   const { business } = dataset;
   const n = names(business);
+  const first = feed.items.slice(0, 20);
   const options = (list: { id: string; name: string }[]) => list.map((x) => `<option value="${html(x.id)}">${html(x.name)}</option>`).join("");
-  const lookup = JSON.stringify(n).replace(/</g, "\\u003c");
   const body = `<h1>Reviews</h1>
 <form id="filters" class="filters" action="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
 <div><label for="f-query">Words</label><input id="f-query" name="query" type="search" placeholder="e.g. spiders"></div>
@@ -23,14 +23,14 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
 <div><label for="f-until">To</label><input id="f-until" name="until" type="date"></div>
 <div class="actions"><button type="submit">Show reviews</button> <button type="reset">Clear</button></div>
 </form>
-<p id="status" role="status" aria-live="polite">The ${feed.items.length < 20 ? feed.items.length : 20} newest of ${dataset.aggregate_rating.review_count} reviews.</p>
+<p id="status" role="status" aria-live="polite">The ${first.length} newest of ${dataset.aggregate_rating.review_count} reviews.</p>
 <div id="results">
-${feed.items.slice(0, 20).map((i) => reviewArticle(i.review, n, { heading: "h2", link: true })).join("\n")}
+${first.map((i) => reviewArticle(i.review, n, { heading: "h2", link: true })).join("\n")}
 </div>
 <nav id="paging" class="paging" aria-label="Pages of reviews" hidden>
 <button type="button" id="prev">Previous page</button> <button type="button" id="next">Next page</button>
 </nav>
-<script type="application/json" id="names">${lookup}</script>
+<script type="application/json" id="names">${scriptJson(n)}</script>
 <script type="module" src="${baseUrl}/assets/reviews.js"></script>`;
   return page({
     baseUrl, business, path: "/reviews/", title: `Reviews of ${business.name}`, description: `All ${dataset.aggregate_rating.review_count} verified reviews of ${business.name}, with filters.`,

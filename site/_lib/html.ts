@@ -5,9 +5,13 @@ export function html(text: string | number): string {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/** JSON for a <script type="application/ld+json">: "</" cannot end the script early. */
+/** JSON to put inside a <script> element: "</" cannot end the script early. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
 export function jsonLd(value: unknown): string {
-  return `<script type="application/ld+json">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>`;
+  return `<script type="application/ld+json">${scriptJson(value)}</script>`;
 }
 
 export function stars(rating: number): string {
@@ -66,7 +70,8 @@ export interface Frame {
   atomFeedUrl: string;
 }
 
-const NAV: [string, string][] = [
+/** The site's pages, in the order of the menu (and of the sitemap). */
+export const NAV: [string, string][] = [
   ["/", "Home"],
   ["/reviews/", "Reviews"],
   ["/insights/", "Insights"],
