@@ -3,7 +3,7 @@
  * figure cites the reviews it is computed from (their ids), and every aspect mention its quote, so
  * that anyone can recompute it; nothing here is written by hand.
  */
-import type { PublicReview, RatingCounts } from "../data/schema/public.ts";
+import type { AggregateRating, PublicReview, RatingCounts } from "../data/schema/public.ts";
 import { aggregateRating, round2, type Dataset } from "./dataset.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { mentionsOfAll } from "./sentiment/parallel.ts";
@@ -113,24 +113,32 @@ export async function computeInsights(dataset: Dataset, baseUrl: string) {
       highlights,
     };
   });
+  // Each entity's reviews, newest first, grouped in one pass (a review counts once per entity).
+  const of = { technicians: new Map<string, Analysed[]>(), services: new Map<string, Analysed[]>(), service_areas: new Map<string, Analysed[]>() };
+  for (const a of analysed) {
+    for (const id of new Set(a.review.technicians)) pushTo(of.technicians, id, a);
+    for (const id of new Set(a.review.services)) pushTo(of.services, id, a);
+    pushTo(of.service_areas, a.review.service_area, a);
+  }
   const entities = {
-    technicians: business.technicians.map((t) => figures(t, analysed.filter((a) => a.review.technicians.includes(t.id)), search(`mentions_technician=${t.id}`))),
-    services: business.services.map((s) => figures(s, analysed.filter((a) => a.review.services.includes(s.id)), search(`mentions_service=${s.id}`))),
-    service_areas: business.service_areas.map((a) => figures(a, analysed.filter((x) => x.review.service_area === a.id))),
+    technicians: business.technicians.map((t) => figures(t, of.technicians.get(t.id) ?? [], search(`mentions_technician=${t.id}`))),
+    services: business.services.map((s) => figures(s, of.services.get(s.id) ?? [], search(`mentions_service=${s.id}`))),
+    service_areas: business.service_areas.map((a) => figures(a, of.service_areas.get(a.id) ?? [])),
   };
   const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
     .flatMap((n) => n.toLowerCase().split(/\s+/));
   const topics = findTopics(dataset.reviews, { names });
-  const overall = aggregateRating(dataset.reviews);
+  const overall = dataset.aggregate_rating;
+  const quarters = byQuarter(dataset.reviews, (r) => r.date);
   return {
     generated_from: { review_count: dataset.reviews.length, updated: dataset.updated },
     method: `${baseUrl}/about/#insights`,
-    overview: { ...overall, by_quarter: byQuarter(dataset.reviews, (r) => r.date).map(([quarter, list]) => ({ quarter, ...rating(list) })) },
+    overview: { ...overall, by_quarter: quarters.map(([quarter, list]) => ({ quarter, ...rating(list) })) },
     aspects,
     entities,
     topics,
     faq: faq(aspects, entities, analysed),
-    summary: { sentences: summarise(business.name, dataset.reviews, aspects, entities, search) },
+    summary: { sentences: summarise(business.name, dataset.reviews, overall, quarters, aspects, entities, search) },
   };
 }
 
@@ -149,7 +157,8 @@ function rating(list: readonly { rating: number }[]) {
 
 function figures(e: { id: string; name: string }, reviews: Analysed[], reviewsUrl?: string): EntityFigures {
   const agg = aggregateRating(reviews.map((a) => a.review));
-  const all = reviews.flatMap((a) => a.mentions);
+  const byAspect = new Map<string, Mention[]>();
+  for (const a of reviews) for (const m of a.mentions) pushTo(byAspect, m.aspect, m);
   return {
     id: e.id,
     name: e.name,
@@ -159,7 +168,7 @@ function figures(e: { id: string; name: string }, reviews: Analysed[], reviewsUr
     // Reviews are newest first.
     first_review_date: reviews.at(-1)?.review.date ?? null,
     last_review_date: reviews[0]?.review.date ?? null,
-    aspects: ASPECTS.map((d) => ({ id: d.id, ...profile(all.filter((m) => m.aspect === d.id)) })).filter((p) => p.total > 0),
+    aspects: ASPECTS.map((d) => ({ id: d.id, ...profile(byAspect.get(d.id) ?? []) })).filter((p) => p.total > 0),
     review_ids: reviews.map((a) => a.review.id),
     ...(reviewsUrl && { reviews_url: reviewsUrl }),
   };
@@ -169,19 +178,20 @@ function quarterOf(date: string): string {
   return `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
 }
 
+function pushTo<K, T>(groups: Map<K, T[]>, key: K, item: T): void {
+  const list = groups.get(key);
+  if (list) list.push(item);
+  else groups.set(key, [item]);
+}
+
 function byQuarter<T>(items: readonly T[], dateOf: (item: T) => string): [string, T[]][] {
   const quarters = new Map<string, T[]>();
-  for (const item of items) {
-    const key = quarterOf(dateOf(item));
-    const list = quarters.get(key);
-    if (list) list.push(item);
-    else quarters.set(key, [item]);
-  }
+  for (const item of items) pushTo(quarters, quarterOf(dateOf(item)), item);
   return [...quarters].sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
-const ids = (quotes: readonly MentionRef[], polarity?: Polarity) => [...new Set(quotes.filter((q) => !polarity || q.polarity === polarity).map((q) => q.review_id))];
+const ids = (quotes: readonly MentionRef[]) => [...new Set(quotes.map((q) => q.review_id))];
 
 /** Worried, asked, wondered: the reviews that raise an aspect as a question or a concern. */
 const CONCERN = /\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|wondered|hesitant|skeptical|sceptical|anxious)\b/i;
@@ -221,12 +231,13 @@ function faq(aspects: AspectFigures[], entities: { technicians: EntityFigures[] 
 function summarise(
   name: string,
   reviews: readonly Review[],
+  overall: AggregateRating,
+  quarters: [string, Review[]][],
   aspects: AspectFigures[],
   entities: { technicians: EntityFigures[]; services: EntityFigures[] },
   search: (query: string) => string,
 ): SummarySentence[] {
   if (reviews.length === 0) return [];
-  const overall = aggregateRating(reviews);
   const positive = reviews.filter((r) => r.rating >= 4);
   const sentences: SummarySentence[] = [
     {
@@ -269,7 +280,6 @@ function summarise(
     });
   }
   // The last four quarters against the four before them, when both have enough reviews.
-  const quarters = byQuarter(reviews, (r) => r.date);
   const recent = quarters.slice(-4).flatMap(([, list]) => list);
   const before = quarters.slice(-8, -4).flatMap(([, list]) => list);
   if (recent.length >= ENOUGH && before.length >= ENOUGH) {

@@ -4,6 +4,7 @@
  * carry no opinion ("quarterly plan", "bed bugs", "crawl space"); a phrase is a topic when enough
  * reviews use it. Where a longer phrase covers most uses of a shorter one, the longer one stays.
  */
+import { round2 } from "./dataset.ts";
 import { lexicon } from "./sentiment/lexicon.ts";
 
 const COMMON = new Set(`a about above after again against all also always am an and any are as at back be because been before
@@ -73,7 +74,7 @@ export function findTopics(reviews: readonly { id: string; text: string; rating:
       id: phrase.replace(/[^a-z0-9]+/g, "-"),
       label: phrase,
       review_count: list.length,
-      average_rating: Math.round((sum / list.length) * 100) / 100,
+      average_rating: round2(sum / list.length),
       review_ids: list.map((i) => reviews[i]!.id),
     };
   });
