@@ -31,7 +31,8 @@ const PARAMS_OK: Record<string, (p: Record<string, unknown>) => boolean> = {
 };
 
 function paramsInvalid(m: { method?: string; params?: unknown }): boolean {
-  const check = m.method === undefined ? undefined : PARAMS_OK[m.method];
+  // Own keys only: a method named "valueOf" or "constructor" is not a check.
+  const check = m.method !== undefined && Object.hasOwn(PARAMS_OK, m.method) ? PARAMS_OK[m.method] : undefined;
   if (!check) return m.params !== undefined && !isObject(m.params);
   return !isObject(m.params) || !check(m.params);
 }

@@ -15,9 +15,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const jsonValue = fc.jsonValue({ maxDepth: 4 });
+/** Names every plain object inherits: a lookup by method name must not find them. */
+const INHERITED = ["valueOf", "toString", "constructor", "hasOwnProperty", "__proto__"];
 const rpcMessage = fc.oneof(
   jsonValue,
-  fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0", 2), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.oneof(fc.constantFrom("initialize", "tools/list", "tools/call", "resources/read", "prompts/get", "ping", "nope"), fc.string()), params: jsonValue }, { requiredKeys: [] }),
+  fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0", 2), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.oneof(fc.constantFrom("initialize", "tools/list", "tools/call", "resources/read", "prompts/get", "ping", "nope", ...INHERITED), fc.string()), params: jsonValue }, { requiredKeys: [] }),
   fc.record({ jsonrpc: fc.constant("2.0"), id: fc.integer(), method: fc.constant("tools/call"), params: fc.record({ name: fc.constantFrom("search_reviews", "get_review", "get_insights", "get_reviews_since", "get_business", "x"), arguments: fc.dictionary(fc.constantFrom("rating", "limit", "query", "id", "date", "cursor", "since", "detail", "technician"), jsonValue) }) }),
 );
 
@@ -36,6 +38,15 @@ describe("fuzzing /mcp", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it.each(INHERITED)("answers a method named %s like any unknown method, not with a 500", async (method) => {
+    const session = (await rpc(async (p, i) => h.app.request(p, i), INITIALIZE)).headers.get("mcp-session-id")!;
+    for (const message of [{ jsonrpc: "2.0", method, params: {} }, { jsonrpc: "2.0", id: 7, method, params: {} }]) {
+      const res = await rpc(async (p, i) => h.app.request(p, i), message, { "mcp-session-id": session });
+      expect([200, 202]).toContain(res.status);
+      if (res.status === 200) expect((await res.json()).error.code).toBe(-32601);
+    }
   });
 
   it("answers an oversized body with 413", async () => {
