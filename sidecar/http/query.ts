@@ -16,7 +16,7 @@ export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schem
   const input: Record<string, unknown> = {};
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
-    if (!(key in shape)) {
+    if (!Object.hasOwn(shape, key)) {
       issues.push({ path: [key], code: "unrecognized_keys", message: `unknown parameter; expected one of: ${Object.keys(shape).join(", ")}` });
     } else if (values.length > 1) {
       issues.push({ path: [key], code: "invalid_type", message: "expected a single value, got the parameter more than once" });

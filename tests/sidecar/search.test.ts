@@ -105,6 +105,8 @@ describe.each([0, 1])("GET /api/reviews/search (target %i)", (t) => {
     ["an unknown service id", "mentions_service=bat-removal", "mentions_service"],
     ["an unknown technician", "mentions_technician=bob", "mentions_technician"],
     ["an unknown parameter", "stars=5", "stars"],
+    ["a parameter named like an inherited property", "__proto__=1", "__proto__"],
+    ["a parameter named constructor", "constructor=1", "constructor"],
     ["a repeated parameter", "rating=5&rating=4", "rating"],
     ["an empty value", "query=", "query"],
     ["a cursor this service did not write", "cursor=not-a-cursor!", "cursor"],
