@@ -54,6 +54,10 @@ const SCALAR_CONTEXT: { words: RegExp; values: Record<string, number> }[] = [
   },
   { words: /^(?:waits?|waiting|lines?|queues?|holds?|delays?)$/, values: { long: -1.3, longer: -1.3, short: 1, shorter: 1 } },
   { words: /^(?:battery|batteries|life|lifespan|warranty|guarantee)$/, values: { long: 1.2, longer: 1.2, short: -1.2, shorter: -1.2 } },
+  {
+    words: /^(?:portions?|servings?|helpings?|plates?|pieces?|slices?|rooms?|screens?|displays?|storage|memory|ram|seats?|space)$/,
+    values: { large: 1.1, larger: 1, huge: 1.2, big: 0.9, bigger: 0.9, massive: 1.1, small: -1.1, smaller: -1, tiny: -1.3 },
+  },
 ];
 
 export function judge(text: string, target: Span): Judgement {

@@ -95,6 +95,10 @@ const PATTERNS: [string, number][] = [
   [`nothing (?:special|great|impressive|to write home about)|not (?:impressed|happy|satisfied|pleased)`, -1.6],
   [`(?:could|should) have been better|left (?:a lot|much) to be desired|leaves (?:a lot|much) to be desired`, -1.8],
   [`to die for|must (?:try|have)|second to none|the real deal`, 2.2],
+  [`(?:just|only|merely|barely|at best) (?:ok|okay|alright|fine|decent|average|passable|edible)|(?:ok|okay|average|mediocre|decent|edible) at best|good luck (?:getting|finding|trying|with)`, -1.2],
+  // Advice: "try the dumplings", "skip the dessert".
+  [`^(?:you (?:have|need|ought) to |you must |definitely |be sure to |make sure to |do )?(?:try|order|get) (?:the|their|some|any of the)`, 1.4],
+  [`(?:skip|avoid|pass on|stay away from|steer clear of) (?:the|their|this|that|any)`, -1.6],
   [`(?:5|five|4|four|10|ten) stars?|10 ?10`, 1.8],
   [`(?:0|zero|1|one|2|two) stars?`, -1.5],
   [`(?:didn't|did not|wouldn't|would not|never) (?:even )?charge`, 1.6],
