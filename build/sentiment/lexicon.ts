@@ -54,10 +54,10 @@ export const SUPPLEMENT: Record<string, number> = {
   // Food, drink, rooms and products: what reviewers of any trade praise or fault, unrated in
   // VADER and AFINN (added from sentences written for eval/train, never from a benchmark).
   decent: 0.9, incredible: 2.6, phenomenal: 2.9, stellar: 2.5, impeccable: 2.6, immaculate: 2.2,
-  pristine: 1.8, superb: 3.1, unbeatable: 2.2, unreal: 1.4, legendary: 2.2, addictive: 1.6, genius: 1.8,
+  pristine: 1.8, unbeatable: 2.2, unreal: 1.4, legendary: 2.2, addictive: 1.6, genius: 1.8,
   nightmare: -2.3, hassle: -1.5, unhelpful: -1.8, subpar: -1.7, lackluster: -1.5, lacklustre: -1.5,
   unremarkable: -1, forgettable: -1.1, passable: 0.3, serviceable: 0.4, gimmicky: -1.2, overhyped: -1.5,
-  creamy: 1.1, crunchy: 1, crisp: 1.1, crispy: 1, fluffy: 1.1, silky: 1.3, velvety: 1.3, succulent: 1.8,
+  creamy: 1.1, crunchy: 1, crisp: 1.1, fluffy: 1.1, silky: 1.3, velvety: 1.3, succulent: 1.8,
   savory: 1.1, savoury: 1.1, zesty: 1.2, tangy: 0.8, aromatic: 1.2, fragrant: 1.1, hearty: 1.3, buttery: 1,
   pillowy: 1.2, gooey: 0.8, moist: 0.8, authentic: 1.2, homemade: 0.9, garlicky: 0.6, smoky: 0.6,
   plentiful: 1.2, ample: 0.9, lukewarm: -1.3, mushy: -1.3, rubbery: -1.4, limp: -1.1, watery: -1.2,
