@@ -62,7 +62,7 @@ export const SUPPLEMENT: Record<string, number> = {
   pillowy: 1.2, gooey: 0.8, moist: 0.8, authentic: 1.2, homemade: 0.9, garlicky: 0.6, smoky: 0.6,
   plentiful: 1.2, ample: 0.9, lukewarm: -1.3, mushy: -1.3, rubbery: -1.4, limp: -1.1, watery: -1.2,
   gummy: -1.1, gristly: -1.4, overdone: -1.3, inedible: -2.3, microwaved: -1, reheated: -0.9, oily: -0.9,
-  inconsistent: -1.3, unlimited: 0.8, salty: -0.6, crumbly: -0.3, tiny: -0.6, skimpy: -1.4, measly: -1.5, stingy: -1.4,
+  inconsistent: -1.3, dry: -0.7, unlimited: 0.8, salty: -0.6, crumbly: -0.3, tiny: -0.6, skimpy: -1.4, measly: -1.5, stingy: -1.4,
   spacious: 1.3, roomy: 1.2, airy: 1, comfy: 1.5, cosy: 1.6, quaint: 1, welcoming: 1.9, homey: 1.2,
   stuffy: -1, dingy: -1.5, shabby: -1.5, rundown: -1.3, dated: -0.8, outdated: -0.9, musty: -1.5,
   moldy: -1.8, mouldy: -1.8, threadbare: -1.2, lumpy: -1.2, saggy: -1.1, creaky: -0.8, drafty: -1,

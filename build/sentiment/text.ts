@@ -43,6 +43,9 @@ export function sentenceAt(text: string, at: number): Span {
 /** Words (with inner apostrophes, digits and $amounts) and punctuation that matters to scope. */
 const TOKEN = /\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:['\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
 
+/** The second half of a contraction a tokeniser split off, after its apostrophe: "it 's", "we 're". */
+const CLITIC = new Set(["s", "re", "ve", "ll", "d", "m"]);
+
 export function tokens(text: string, span: Span = { from: 0, to: text.length }): Token[] {
   const out: Token[] = [];
   const part = text.slice(span.from, span.to);
@@ -53,7 +56,17 @@ export function tokens(text: string, span: Span = { from: 0, to: text.length }):
       if (part[m.index - 1] !== "-" || part[m.index + 3] !== "-") continue;
       word = word === "lrb" ? "(" : ")";
     }
-    out.push({ word, from: span.from + m.index, to: span.from + m.index + m[0].length });
+    const from = span.from + m.index;
+    const to = from + m[0].length;
+    // Tokenised corpora split contractions ("was n't", "ca n't", "it 's"): join them again.
+    const previous = out.at(-1);
+    const gap = previous ? text.slice(previous.to, from) : "";
+    if (previous && /^[a-z]/.test(previous.word) && ((word === "n't" && gap === " ") || (gap === " '" && CLITIC.has(word)))) {
+      previous.word += word === "n't" ? word : `'${word}`;
+      previous.to = to;
+      continue;
+    }
+    out.push({ word, from, to });
   }
   return out;
 }
