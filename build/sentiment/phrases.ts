@@ -95,6 +95,7 @@ const PATTERNS: [string, number][] = [
   [`nothing (?:special|great|impressive|to write home about)|not (?:impressed|happy|satisfied|pleased)`, -1.6],
   [`(?:could|should) have been better|left (?:a lot|much) to be desired|leaves (?:a lot|much) to be desired`, -1.8],
   [`to die for|must (?:try|have)|second to none|the real deal`, 2.2],
+  // Faint praise, and what any reviewer says of a place they will (or won't) come back to.
   [`(?:just|only|merely|barely|at best) (?:ok|okay|alright|fine|decent|average|passable|edible)|(?:ok|okay|average|mediocre|decent|edible) at best|good luck (?:getting|finding|trying|with)`, -1.2],
   [`melts? in (?:your|my|the) mouth|kick ?ass|can't wait (?:to|for|until|till)|(?:(?:i|we) (?:will|would|definitely will|will definitely|hope to|have to|can't wait to)|i'll|we'll|i'd|we'd) (?:definitely )?(?:go back|come back|return|be back|be returning)`, 1.8],
   [`so so|nothing like (?:the|its|their|what|it)|(?:better|best) spent elsewhere|(?:go|look|eat) elsewhere`, -1.2],

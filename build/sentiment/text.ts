@@ -46,6 +46,12 @@ const TOKEN = /\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:['\u2019][A-Za-z]+)
 /** The second half of a contraction a tokeniser split off, after its apostrophe: "it 's", "we 're". */
 const CLITIC = new Set(["s", "re", "ve", "ll", "d", "m"]);
 
+/** Whether `word` at `from` is the half of a contraction split off the word ending at `end`. */
+function splitOff(text: string, end: number, from: number, word: string): boolean {
+  if (word === "n't") return from === end + 1 && text[end] === " ";
+  return CLITIC.has(word) && from === end + 2 && text[end] === " " && text[end + 1] === "'";
+}
+
 export function tokens(text: string, span: Span = { from: 0, to: text.length }): Token[] {
   const out: Token[] = [];
   const part = text.slice(span.from, span.to);
@@ -60,8 +66,7 @@ export function tokens(text: string, span: Span = { from: 0, to: text.length }):
     const to = from + m[0].length;
     // Tokenised corpora split contractions ("was n't", "ca n't", "it 's"): join them again.
     const previous = out.at(-1);
-    const gap = previous ? text.slice(previous.to, from) : "";
-    if (previous && /^[a-z]/.test(previous.word) && ((word === "n't" && gap === " ") || (gap === " '" && CLITIC.has(word)))) {
+    if (previous && splitOff(text, previous.to, from, word) && /^[a-z]/.test(previous.word)) {
       previous.word += word === "n't" ? word : `'${word}`;
       previous.to = to;
       continue;
