@@ -55,6 +55,8 @@ describe("aspect-scoped polarity", () => {
     ["The service was just ok.", "service", "negative"],
     ["The pizza was decent and the crust crunchy.", "crust", "positive"],
     ["My latte came lukewarm.", "latte", "negative"],
+    // Tokenised text, as in public benchmarks: the contraction split by the tokeniser still counts.
+    ["We wo n't use this exterminator again .", "exterminator", "negative"],
   ] as const)("words and advice any reviewer uses: %s [%s] is %s", (text, target, expected) => {
     expect(polarityOf(text, target)).toBe(expected);
   });
