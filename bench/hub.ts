@@ -21,7 +21,7 @@ if (process.argv[2] === "subscribers") {
 } else {
   const child = fork(new URL(import.meta.url).pathname, ["subscribers"], { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_CERTS: JSON.stringify(await testCerts()) } });
   const { url } = await new Promise<{ url: string }>((r) => child.once("message", r as never));
-  const h = await startHub({}, { limits: { perHost: COUNT, total: COUNT } });
+  const h = await startHub({}, { limits: { perHost: COUNT, total: COUNT, pendingPerHost: COUNT, pendingTotal: COUNT } });
   for (let i = 0; i < COUNT; i += 100) {
     await Promise.all(Array.from({ length: Math.min(100, COUNT - i) }, (_, j) => h.subscribe({ "hub.callback": `${url}/cb/n${i + j}` })));
   }

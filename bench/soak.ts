@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const sidecar: ChildProcess = spawn(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: join(WORK, `state-${Date.now()}`), HUB_ALLOW_PRIVATE_CALLBACKS: "true", NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"), MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00", HUB_RETRY_BASE_SECONDS: "1" },
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: join(WORK, `state-${Date.now()}`), HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"), MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00", HUB_RETRY_BASE_SECONDS: "1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let crashed = false;

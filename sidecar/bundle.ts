@@ -64,7 +64,12 @@ export class BundleError extends Error {
   override name = "BundleError";
 }
 
-export async function loadBundle(distDir: string): Promise<Bundle> {
+export interface BundleOptions {
+  /** Bytes of search results kept (SEARCH_CACHE_MB). */
+  searchCacheBytes?: number;
+}
+
+export async function loadBundle(distDir: string, options: BundleOptions = {}): Promise<Bundle> {
   let manifestText: string;
   try {
     manifestText = await readFile(join(distDir, MANIFEST_FILE), "utf8");
@@ -96,7 +101,7 @@ export async function loadBundle(distDir: string): Promise<Bundle> {
   const { head, reviews, json } = readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
   const insights = Insights.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
   if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
-  return { manifest, manifestText, files, dataset: head, index: new ReviewIndex(reviews, json), insights: insights.data, withdrawn: manifest.withdrawn };
+  return { manifest, manifestText, files, dataset: head, index: new ReviewIndex(reviews, json, options.searchCacheBytes), insights: insights.data, withdrawn: manifest.withdrawn };
 }
 
 /**
@@ -140,9 +145,14 @@ function safeJson(text: string): unknown {
 
 /** The one reference to the bundle being served. */
 export class BundleRef {
+  /**
+   * `baseUrl`: the public base this sidecar serves; a new dist/ built for another one is refused,
+   * or feed.xml's hub and self links would name another host than the Link headers.
+   */
   constructor(
     private bundle: Bundle,
     private readonly distDir: string,
+    private readonly options: BundleOptions & { baseUrl?: string } = {},
   ) {}
 
   get current(): Bundle {
@@ -154,10 +164,6 @@ export class BundleRef {
     return this.distDir;
   }
 
-  /**
-   * Load dist/ again and swap it in; resolves with the URL paths whose ETag changed. When the new
-   * bundle is invalid this throws and the old one keeps serving.
-   */
   /** reload(), unless dist/'s manifest is byte for byte the one being served. */
   async reloadIfChanged(): Promise<string[]> {
     const text = await readFile(join(this.distDir, MANIFEST_FILE), "utf8").catch(() => undefined);
@@ -165,8 +171,16 @@ export class BundleRef {
     return this.reload();
   }
 
+  /**
+   * Load dist/ again and swap it in; resolves with the URL paths whose ETag changed. When the new
+   * bundle is invalid, or built for another base URL, this throws and the old one keeps serving.
+   */
   async reload(): Promise<string[]> {
-    const next = await loadBundle(this.distDir);
+    const next = await loadBundle(this.distDir, this.options);
+    const { baseUrl } = this.options;
+    if (baseUrl !== undefined && next.manifest.base_url !== baseUrl) {
+      throw new BundleError(`${this.distDir}/ was built for BASE_URL ${next.manifest.base_url}, and this sidecar serves ${baseUrl}: build with BASE_URL=${baseUrl}`);
+    }
     const before = this.bundle;
     this.bundle = next;
     const paths = new Set([...before.files.keys(), ...next.files.keys()]);

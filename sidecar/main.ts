@@ -11,7 +11,7 @@ import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { allowedFor } from "./mcp/route.ts";
 import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
-import { limitServer } from "./http/server.ts";
+import { limitServer, SERVER_LIMITS } from "./http/server.ts";
 import { SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
 import { openState, StateError } from "./state.ts";
@@ -19,14 +19,15 @@ import { openState, StateError } from "./state.ts";
 try {
   const settings = sidecarSettings(process.env);
   const started = performance.now();
-  const bundle = new BundleRef(await loadBundle(settings.DIST_DIR), settings.DIST_DIR);
+  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * 1024 * 1024, baseUrl: settings.BASE_URL };
+  const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
   const secret = settings.MCP_SESSION_SECRET ?? randomBytes(32).toString("base64url");
   if (!settings.MCP_SESSION_SECRET) {
     console.warn("reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.");
   }
   const allowed = allowedFor(settings.BASE_URL, settings.HOST, settings.PORT);
   const store = await openState(settings);
-  const mcp = { signer: new SessionSigner(secret), revocations: store, ...allowed };
+  const mcp = { signer: new SessionSigner(secret), revocations: store, maxRevocations: settings.MCP_MAX_REVOCATIONS, ...allowed };
   const hub = new Hub(store, bundle, settings.BASE_URL, {
     ...DEFAULT_HUB_OPTIONS,
     allowPrivateCallbacks: settings.HUB_ALLOW_PRIVATE_CALLBACKS,
@@ -37,7 +38,13 @@ try {
     baseUrl: settings.BASE_URL,
     allowPrivateCallbacks: settings.HUB_ALLOW_PRIVATE_CALLBACKS,
     lease: { min: settings.HUB_LEASE_MIN_SECONDS, max: settings.HUB_LEASE_MAX_SECONDS, default: settings.HUB_LEASE_DEFAULT_SECONDS },
-    limits: { perHost: settings.HUB_MAX_PER_HOST, total: settings.HUB_MAX_SUBSCRIPTIONS },
+    limits: {
+      perHost: settings.HUB_MAX_PER_HOST,
+      total: settings.HUB_MAX_SUBSCRIPTIONS,
+      pendingPerHost: settings.HUB_MAX_PENDING_PER_HOST,
+      pendingTotal: settings.HUB_MAX_PENDING,
+    },
+    callbackPorts: settings.HUB_CALLBACK_PORTS,
   };
   const app = createApp({ bundle, settings, mcp, hub: { hub, options: hubOptions } });
   const anyHost = ["0.0.0.0", "::", "[::]"].includes(settings.HOST);
@@ -54,7 +61,7 @@ try {
     // listhen would exit at once on SIGTERM; the graceful stop below does it after in-flight work.
     autoClose: false,
   });
-  limitServer(listener.server as Server);
+  limitServer(listener.server as Server, { ...SERVER_LIMITS, maxConnections: settings.MAX_CONNECTIONS });
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
   if (port !== settings.PORT) {

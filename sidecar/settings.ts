@@ -16,6 +16,9 @@ const Bool = z.stringbool({ error: "expected true or false" });
 const Seconds = (fallback: number) =>
   z.string().regex(/^\d+$/, { error: "expected a whole number of seconds" }).transform(Number).default(fallback);
 
+const Count = (fallback: number) =>
+  z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(fallback);
+
 export const SidecarSettings = BuildSettings.extend({
   PORT: Port.default(3000),
   HOST: z.string().min(1).default("localhost"),
@@ -30,8 +33,21 @@ export const SidecarSettings = BuildSettings.extend({
   HUB_RETRY_BASE_SECONDS: Seconds(30),
   /** How long an instance's claim on a delivery holds before another may take it over. */
   HUB_CLAIM_SECONDS: Seconds(60),
-  HUB_MAX_SUBSCRIPTIONS: z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(100_000),
-  HUB_MAX_PER_HOST: z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(1_000),
+  HUB_MAX_SUBSCRIPTIONS: Count(100_000),
+  HUB_MAX_PER_HOST: Count(1_000),
+  /** Subscribe and unsubscribe requests waiting for verification, per callback host and in all. */
+  HUB_MAX_PENDING_PER_HOST: Count(50),
+  HUB_MAX_PENDING: Count(1_000),
+  /** Ports callbacks may use: a comma-separated list, or "any". */
+  HUB_CALLBACK_PORTS: z.string().regex(/^(any|\d{1,5}(,\d{1,5})*)$/, { error: 'expected "any" or comma-separated port numbers' })
+    .default("443,8443")
+    .transform((v): ReadonlySet<number> | "any" => (v === "any" ? "any" : new Set(v.split(",").map(Number)))),
+  /** Connections the server holds at once; more are closed as they arrive. */
+  MAX_CONNECTIONS: Count(1_024),
+  /** Megabytes of search results kept for repeated queries. */
+  SEARCH_CACHE_MB: Count(24),
+  /** MCP sessions ended with DELETE that are remembered at once (until they would expire). */
+  MCP_MAX_REVOCATIONS: Count(100_000),
 }).check((ctx) => {
   const s = ctx.value;
   if (s.HUB_LEASE_MIN_SECONDS > s.HUB_LEASE_MAX_SECONDS) {

@@ -1,7 +1,7 @@
 /**
- * Limits on the listening server itself: a client that trickles its headers (slow loris) is cut
- * off, a whole request must arrive in time, and an idle keep-alive connection does not hold a
- * socket for long.
+ * Limits on the listening server itself: a client that trickles its headers (slow loris) or its
+ * body is cut off, a whole request must arrive in time, an idle keep-alive connection does not
+ * hold a socket for long, and the connections held at once are capped.
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
@@ -13,17 +13,22 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** Idle time on a kept-alive connection between requests. */
   keepAliveTimeoutMs: number;
+  /** Connections held at once; more are closed as they arrive (MAX_CONNECTIONS). */
+  maxConnections: number;
 }
 
-export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 };
 
 export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxHeadersCount = 100;
-  // Node enforces headersTimeout only on a 30 s sweep (its connectionsCheckingInterval, which
-  // listhen's server keeps at the default): a timer per connection cuts a slow loris on time.
+  server.maxConnections = limits.maxConnections;
+  // Node enforces headersTimeout and requestTimeout only on a 30 s sweep (its
+  // connectionsCheckingInterval, which listhen's server keeps at the default), so a body trickled
+  // a byte at a time held a 30 s request open for 60 s: a timer per connection cuts a slow loris
+  // on time, and one per request a slow body.
   const timers = new WeakMap<Socket, NodeJS.Timeout>();
   const arm = (socket: Socket) => {
     clearTimeout(timers.get(socket));
@@ -35,6 +40,11 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
   });
   server.prependListener("request", (req, res) => {
     clearTimeout(timers.get(req.socket));
+    if (!req.complete) {
+      const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
+      req.once("end", () => clearTimeout(body));
+      res.once("close", () => clearTimeout(body));
+    }
     res.once("finish", () => !req.socket.destroyed && arm(req.socket));
   });
 }

@@ -2,7 +2,8 @@
  * The WebSub hub's work: verifying intents (WebSub §5.3) and distributing content (§7). Work is
  * kept in the store and claimed from it, so it survives a restart and is shared between
  * instances; each instance runs at most `concurrency` outbound requests at once, so a slow or
- * dead callback holds one slot, never the others.
+ * dead callback holds one slot, never the others. Verifications may take at most half of the
+ * slots: a flood of subscribe requests to slow callbacks cannot hold up notifications.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { Agent } from "node:https";
@@ -25,7 +26,7 @@ export interface HubOptions {
 }
 
 export const DEFAULT_HUB_OPTIONS: Omit<HubOptions, "allowPrivateCallbacks" | "retryBaseMs"> = {
-  outbound: { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000, maxResponseBytes: 64 * 1024 },
+  outbound: { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000, maxResponseBytes: 64 * 1024, idleSocketMs: 10_000, maxSockets: 128, dnsTimeoutMs: 5_000 },
   claimMs: 60_000,
   concurrency: 64,
   pollMs: 1_000,
@@ -39,7 +40,7 @@ export interface PublishResult {
 
 export class Hub {
   private readonly agent: Agent;
-  private inFlight = 0;
+  private readonly inFlight = { intents: 0, deliveries: 0 };
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -117,22 +118,23 @@ export class Hub {
   private async tick(): Promise<void> {
     const now = this.now();
     await this.store.purgeExpired(now);
-    let free = this.options.concurrency - this.inFlight;
-    if (free > 0) {
-      for (const intent of await this.store.claimIntents(now, free, this.options.claimMs)) this.run(() => this.verify(intent));
+    const busy = () => this.inFlight.intents + this.inFlight.deliveries;
+    const forIntents = Math.min(Math.ceil(this.options.concurrency / 2) - this.inFlight.intents, this.options.concurrency - busy());
+    if (forIntents > 0) {
+      for (const intent of await this.store.claimIntents(now, forIntents, this.options.claimMs)) this.run("intents", () => this.verify(intent));
     }
-    free = this.options.concurrency - this.inFlight;
-    if (free > 0) {
-      for (const delivery of await this.store.claimDeliveries(now, free, this.options.claimMs)) this.run(() => this.deliver(delivery));
+    const forDeliveries = this.options.concurrency - busy();
+    if (forDeliveries > 0) {
+      for (const delivery of await this.store.claimDeliveries(now, forDeliveries, this.options.claimMs)) this.run("deliveries", () => this.deliver(delivery));
     }
   }
 
-  private run(job: () => Promise<void>): void {
-    this.inFlight++;
+  private run(kind: "intents" | "deliveries", job: () => Promise<void>): void {
+    this.inFlight[kind]++;
     const done: Promise<void> = job()
       .catch((error) => this.log(`hub: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
-        this.inFlight--;
+        this.inFlight[kind]--;
         this.work.delete(done);
         this.kick();
       });
@@ -150,7 +152,7 @@ export class Hub {
     if (intent.mode === "subscribe") url.searchParams.append("hub.lease_seconds", String(intent.lease_seconds));
     let confirmed = false;
     try {
-      const to = await resolveCallback(url, this.options.allowPrivateCallbacks);
+      const to = await resolveCallback(url, this.options.allowPrivateCallbacks, this.options.outbound.dnsTimeoutMs);
       const res = await send(url, to, { method: "GET" }, this.options.outbound, this.agent);
       confirmed = res.status >= 200 && res.status < 300 && !res.truncated && res.body === challenge;
     } catch (error) {
@@ -183,7 +185,7 @@ export class Hub {
     let ok = false;
     try {
       const url = new URL(d.callback);
-      const to = await resolveCallback(url, this.options.allowPrivateCallbacks);
+      const to = await resolveCallback(url, this.options.allowPrivateCallbacks, this.options.outbound.dnsTimeoutMs);
       const res = await send(url, to, { method: "POST", headers, body: file.body }, this.options.outbound, this.agent);
       ok = res.status >= 200 && res.status < 300;
     } catch {

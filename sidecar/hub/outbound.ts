@@ -12,6 +12,12 @@ export interface OutboundOptions {
   totalTimeoutMs: number;
   /** Most bytes of a response read; the rest is dropped with the connection. */
   maxResponseBytes: number;
+  /** A kept-alive socket idle this long is closed. */
+  idleSocketMs: number;
+  /** Sockets open at once, to all callbacks together. */
+  maxSockets: number;
+  /** Time for a callback's host name to resolve. */
+  dnsTimeoutMs: number;
   /** Extra CA certificates to trust besides the system's and NODE_EXTRA_CA_CERTS (tests). */
   ca?: string[];
 }
@@ -26,7 +32,16 @@ export function createAgent(options: OutboundOptions): Agent {
   // One secure context for every connection: given as `ca`, the ~140 root certificates would be
   // parsed again for each new TLS connection (tens of milliseconds of CPU each).
   const secureContext = options.ca && createSecureContext({ ca: [...rootCertificates, ...options.ca] });
-  return new Agent({ keepAlive: true, maxSockets: 64, ...(secureContext && { secureContext }) });
+  // `timeout` closes sockets left idle in the keep-alive pool (Agent#keepSocketAlive sets it on
+  // them); without it and a total cap, 200 callbacks that keep connections open held 200 sockets.
+  return new Agent({
+    keepAlive: true,
+    timeout: options.idleSocketMs,
+    maxSockets: Math.min(64, options.maxSockets),
+    maxTotalSockets: options.maxSockets,
+    maxFreeSockets: 16,
+    ...(secureContext && { secureContext }),
+  });
 }
 
 export function send(

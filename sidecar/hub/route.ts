@@ -6,10 +6,13 @@
 import { FastResponse } from "srvx";
 import type { Methods } from "../app.ts";
 import { BundleError } from "../bundle.ts";
+import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { errorResponse, invalidParameters, type Issue } from "../http/errors.ts";
 import { fromZod } from "../http/query.ts";
 import { HubForm } from "../schema.ts";
+import { callbackHost } from "../store/migrations.ts";
+import { admitIntent, type AdmissionLimits } from "./admission.ts";
 import type { Hub } from "./hub.ts";
 import { CallbackRefused, resolveCallback } from "./ssrf.ts";
 import { topicPath, TOPICS } from "./topics.ts";
@@ -18,8 +21,13 @@ export interface HubRouteOptions {
   baseUrl: string;
   allowPrivateCallbacks: boolean;
   lease: { min: number; max: number; default: number };
-  limits: { perHost: number; total: number };
+  limits: AdmissionLimits;
+  /** Ports a callback may use; "any" for all (tests, development). */
+  callbackPorts: ReadonlySet<number> | "any";
 }
+
+/** Fields that may appear more than once: the topics of a publish ping. */
+const REPEATABLE = new Set(["hub.url", "hub.topic"]);
 
 /** Form bodies are small: a callback, a topic, a secret. */
 const BODY_LIMIT = 16 * 1024;
@@ -31,10 +39,14 @@ export function defineHubRoute(hub: Hub, options: HubRouteOptions): Methods {
       if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
         return errorResponse(415, "unsupported_media_type", "send the hub's parameters form-encoded (application/x-www-form-urlencoded)");
       }
-      if (Number(request.headers.get("content-length") ?? 0) > BODY_LIMIT) return errorResponse(413, "payload_too_large", `the body is over ${BODY_LIMIT} bytes`);
-      const text = await request.text();
-      if (Buffer.byteLength(text) > BODY_LIMIT) return errorResponse(413, "payload_too_large", `the body is over ${BODY_LIMIT} bytes`);
-      const form = new URLSearchParams(text);
+      const read = await readBody(request, BODY_LIMIT);
+      if (!read.ok) {
+        if (read.reason === "aborted") return errorResponse(400, "bad_request", "the request body was cut off");
+        return errorResponse(413, "payload_too_large", `the body is over ${BODY_LIMIT} bytes`, { headers: CLOSE_CONNECTION });
+      }
+      const form = new URLSearchParams(read.text);
+      const repeated = repeatedFields(form);
+      if (repeated.length) return invalidParameters(repeated);
       const fields = fromZod(HubForm.safeParse(Object.fromEntries(form)));
       if (!fields.ok) return invalidParameters(fields.issues);
       const mode = fields.value["hub.mode"];
@@ -58,6 +70,10 @@ async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchP
     callback = new URL(callbackText);
     if (callback.protocol !== "https:") issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an https:// URL: notifications are only sent over TLS" });
     else if (callback.hash || callback.username || callback.password) issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected a URL without credentials or fragment" });
+    else if (options.callbackPorts !== "any" && !options.callbackPorts.has(Number(callback.port || 443))) {
+      // A hub that GETs any port of any public host is a port scanner for hire.
+      issues.push({ path: ["hub.callback"], code: "invalid_value", message: `expected port ${[...options.callbackPorts].join(" or ")}` });
+    }
   }
   // HubForm checked hub.lease_seconds and hub.secret already.
   const leaseText = form.get("hub.lease_seconds");
@@ -70,18 +86,11 @@ async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchP
     if (error instanceof CallbackRefused) return invalidParameters([{ path: ["hub.callback"], code: "invalid_value", message: error.message }]);
     throw error;
   }
-  const store = hub.store;
-  if (mode === "subscribe" && !(await store.subscription(topic, callback.href))) {
-    if ((await store.countSubscriptions(callback.host)) >= options.limits.perHost) {
-      return errorResponse(429, "too_many_subscriptions", `${callback.host} has ${options.limits.perHost} subscriptions already, the most one host may have`);
-    }
-    if ((await store.countSubscriptions()) >= options.limits.total) {
-      return errorResponse(429, "too_many_subscriptions", `the hub holds ${options.limits.total} subscriptions, as many as it takes`);
-    }
-  }
   const requested = leaseText === null ? options.lease.default : Number(leaseText);
   const lease = Math.min(options.lease.max, Math.max(options.lease.min, requested));
-  await store.addIntent({ mode, topic, callback: callback.href, callback_host: callback.host, secret, lease_seconds: lease }, Date.now());
+  const intent = { mode, topic, callback: callback.href, callback_host: callbackHost(callback), secret, lease_seconds: lease };
+  const admitted = await admitIntent(hub.store, intent, options.limits, Date.now());
+  if (!admitted.ok) return errorResponse(admitted.status, admitted.error, admitted.message);
   hub.kick();
   return json(202, { status: "accepted", message: `verification of intent will be sent to the callback (hub.lease_seconds=${lease})` });
 }
@@ -98,6 +107,14 @@ async function publish(hub: Hub, options: HubRouteOptions, form: URLSearchParams
     if (error instanceof BundleError) return errorResponse(422, "bundle_refused", `the new build was refused and the previous one is still served: ${error.message}`);
     throw error;
   }
+}
+
+/** A field given twice is ambiguous (zod would check one value and the code use another). */
+function repeatedFields(form: URLSearchParams): Issue[] {
+  const publish = form.get("hub.mode") === "publish";
+  return [...new Set(form.keys())]
+    .filter((key) => form.getAll(key).length > 1 && !(publish && REPEATABLE.has(key)))
+    .map((key) => ({ path: [key], code: "invalid_type", message: "expected a single value, got the field more than once" }));
 }
 
 function json(status: number, body: unknown): Response {

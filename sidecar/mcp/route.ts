@@ -12,6 +12,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { FastResponse } from "srvx";
 import type { Methods } from "../app.ts";
 import type { BundleRef } from "../bundle.ts";
+import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
@@ -40,6 +41,18 @@ function paramsInvalid(m: { method?: string; params?: unknown }): boolean {
 /** Largest JSON-RPC body read; tool arguments here are small. */
 export const MCP_BODY_LIMIT = 256 * 1024;
 
+/**
+ * Most messages in a batch, for the protocol versions that still have batches (2025-03-26 and
+ * earlier). With the largest single result (get_reviews_since, 1,000 full reviews, ~350 KB) this
+ * bounds a response at ~3.5 MB; 100 such calls in one 15 KB request built 35 MB.
+ */
+export const MCP_BATCH_LIMIT = 10;
+
+/** MCP 2025-06-18 removed JSON-RPC batching ("Changelog": "Remove support for JSON-RPC batching"). */
+const NO_BATCHES_FROM = "2025-06-18";
+
+export const DEFAULT_MAX_REVOCATIONS = 100_000;
+
 export interface McpDeps {
   bundle: BundleRef;
   baseUrl: string;
@@ -50,6 +63,8 @@ export interface McpDeps {
   /** When set (a loopback server), the only Host values accepted. */
   allowedHosts?: ReadonlySet<string>;
   version: string;
+  /** MCP sessions ended with DELETE remembered at once (MCP_MAX_REVOCATIONS). */
+  maxRevocations?: number;
   /** Answer successful tools/call requests without the SDK's per-request machinery (default on). */
   fastToolCalls?: boolean;
 }
@@ -86,18 +101,24 @@ class ServerPool {
 async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, request: Request, tools?: Map<string, ToolEntry>): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MCP_BODY_LIMIT) return rpcError(413, -32600, `Request body over ${MCP_BODY_LIMIT} bytes`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MCP_BODY_LIMIT) return rpcError(413, -32600, `Request body over ${MCP_BODY_LIMIT} bytes`);
+  const read = await readBody(request, MCP_BODY_LIMIT);
+  if (!read.ok) {
+    if (read.reason === "aborted") return rpcError(400, -32700, "Parse error: the body was cut off");
+    return rpcError(413, -32600, `Request body over ${MCP_BODY_LIMIT} bytes`, null, CLOSE_CONNECTION);
+  }
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(read.text);
   } catch {
     return rpcError(400, -32700, "Parse error: the body is not JSON");
   }
-  const messages = Array.isArray(body) ? body : [body];
+  const batch = Array.isArray(body);
+  const messages = (batch ? body : [body]) as unknown[];
   if (messages.length === 0 || !messages.every(isJsonRpc)) return rpcError(400, -32600, "Invalid Request: expected a JSON-RPC 2.0 message");
+  if (batch) {
+    const refused = batchRefused(request, messages);
+    if (refused) return rpcError(400, -32600, `Invalid Request: ${refused}`);
+  }
   const badParams = messages.find(paramsInvalid);
   if (badParams) return rpcError(400, -32602, `Invalid params for ${badParams.method}`, (badParams as { id?: string | number }).id ?? null);
   const initializing = messages.some((m) => m.method === "initialize");
@@ -105,7 +126,7 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
     const problem = await checkSession(deps, revoked, request);
     if (problem) return problem;
   }
-  if (tools && messages.length === 1) {
+  if (tools && !batch) {
     const fast = await fastToolCall(tools, request, messages[0] as Record<string, unknown>);
     if (fast) return fast;
   }
@@ -115,7 +136,9 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
   let reusable = false;
   try {
     const response = await transport.handleRequest(request, { parsedBody: body });
-    const text = await response.text();
+    let text = await response.text();
+    // JSON-RPC 2.0 §6: a batch is answered with an array, even of one (the SDK unwraps it).
+    if (batch && text.startsWith("{")) text = `[${text}]`;
     // One write with a known length: a chunked body in several writes can stall on Nagle's
     // algorithm against the client's delayed ACK.
     const headers: Record<string, string> = { ...Object.fromEntries(response.headers), ...CORS_HEADERS, "content-length": String(Buffer.byteLength(text)) };
@@ -169,7 +192,9 @@ async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): P
   const problem = await checkSession(deps, revoked, request);
   if (problem) return problem;
   const claims = deps.signer.verify(request.headers.get("mcp-session-id")!)!;
-  await deps.revocations.revoke(claims.sid, claims.exp);
+  if (!(await deps.revocations.revoke(claims.sid, claims.exp, deps.maxRevocations ?? DEFAULT_MAX_REVOCATIONS))) {
+    return rpcError(429, -32000, "Too many ended sessions are remembered right now; this one stays valid until it expires (24 hours after initialize): stop using it", null, { "retry-after": "60" });
+  }
   return new FastResponse(null, { status: 204, headers: CORS_HEADERS });
 }
 
@@ -213,18 +238,33 @@ function createServer(deps: McpDeps): McpServer {
   return server;
 }
 
+/**
+ * Batches, where the protocol still has them: not with initialize (MCP 2025-03-26, "Lifecycle"),
+ * not for a session on 2025-06-18 or later, and at most MCP_BATCH_LIMIT messages.
+ */
+function batchRefused(request: Request, messages: unknown[]): string | undefined {
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && version >= NO_BATCHES_FROM) return `protocol ${version} has no JSON-RPC batches; send one message per request`;
+  if (messages.some((m) => (m as { method?: string }).method === "initialize")) return "initialize must not be part of a batch";
+  if (messages.length > MCP_BATCH_LIMIT) return `a batch holds at most ${MCP_BATCH_LIMIT} messages`;
+  return undefined;
+}
+
 function isJsonRpc(m: unknown): m is { jsonrpc: "2.0"; method?: string; params?: unknown } {
   if (m === null || typeof m !== "object" || Array.isArray(m)) return false;
   const msg = m as Record<string, unknown>;
   if (msg.jsonrpc !== "2.0") return false;
+  // JSON-RPC 2.0 §4: an id is a string, a number or null. Anything else (a 60,000-deep array)
+  // is refused here, before any error path would try to echo it.
+  if ("id" in msg && msg.id !== null && typeof msg.id !== "string" && typeof msg.id !== "number") return false;
   if ("method" in msg) return typeof msg.method === "string";
   return "result" in msg || "error" in msg;
 }
 
-function rpcError(status: number, code: number, message: string, id: string | number | null = null): Response {
+function rpcError(status: number, code: number, message: string, id: string | number | null = null, headers: Record<string, string> = {}): Response {
   return new FastResponse(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }), {
     status,
-    headers: { "content-type": "application/json", ...CORS_HEADERS },
+    headers: { "content-type": "application/json", ...CORS_HEADERS, ...headers },
   });
 }
 

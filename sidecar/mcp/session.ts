@@ -4,7 +4,7 @@
  * issued. Ending a session (DELETE /mcp) records the id as revoked until it would have expired.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { FifoMap } from "../fifo-map.ts";
+import { LRUCache } from "lru-cache";
 
 /** How long a session lives; clients start a new one (initialize) after. */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
@@ -18,7 +18,12 @@ export interface SessionClaims {
 }
 
 export interface Revocations {
-  revoke(sid: string, expiresAt: number): Promise<void>;
+  /**
+   * Remember `sid` as ended until `expiresAt` (seconds), unless `limit` sessions are remembered
+   * already: then false, and the session stays valid until it expires. (A flood of initialize +
+   * DELETE wrote 30,000 rows in 20 s, each kept for a day.)
+   */
+  revoke(sid: string, expiresAt: number, limit: number): Promise<boolean>;
   /** Those of `sids` that are revoked. */
   revokedAmong(sids: readonly string[]): Promise<Set<string>>;
 }
@@ -33,7 +38,7 @@ export class RevocationCheck {
   private waiting?: Set<string>;
   private answer?: Promise<Set<string>>;
 
-  constructor(private readonly revocations: Revocations) {}
+  constructor(private readonly revocations: Pick<Revocations, "revokedAmong">) {}
 
   async isRevoked(sid: string): Promise<boolean> {
     if (!this.waiting) {
@@ -52,7 +57,7 @@ export class RevocationCheck {
 
 export class SessionSigner {
   /** Ids whose signature was checked, kept so a session's next requests skip the HMAC. */
-  private readonly verified = new FifoMap<string, SessionClaims>(10_000);
+  private readonly verified = new LRUCache<string, SessionClaims>({ max: 10_000 });
 
   constructor(private readonly secret: string, private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
 
@@ -101,11 +106,13 @@ export class MemoryRevocations implements Revocations {
 
   constructor(private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
 
-  async revoke(sid: string, expiresAt: number): Promise<void> {
-    this.revoked.set(sid, expiresAt);
+  async revoke(sid: string, expiresAt: number, limit: number): Promise<boolean> {
     // Forget what has expired anyway, so the map holds live revocations only.
     const now = this.now();
     for (const [key, exp] of this.revoked) if (exp <= now) this.revoked.delete(key);
+    if (!this.revoked.has(sid) && this.revoked.size >= limit) return false;
+    this.revoked.set(sid, expiresAt);
+    return true;
   }
 
   async revokedAmong(sids: readonly string[]): Promise<Set<string>> {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { AggregateRating, PublicBusiness, PublicReview } from "../../data/schema/public.ts";
 import { IsoDate, Slug } from "../../data/schema/records.ts";
 import type { Bundle, BundleRef } from "../bundle.ts";
-import { FifoMap } from "../fifo-map.ts";
+import { LRUCache } from "lru-cache";
 import type { Issue } from "../http/errors.ts";
 import { searchFields, sinceNotAfterUntil } from "../schema.ts";
 import type { Page } from "../search/reviews.ts";
@@ -270,13 +270,13 @@ interface Pieces {
 }
 
 /** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review. */
-const kept = new WeakMap<Bundle, FifoMap<number, Pieces>>();
+const kept = new WeakMap<Bundle, LRUCache<number, Pieces>>();
 const PIECES_KEPT = 20_000;
 
 /** A review's pieces; compact ones are kept, full ones (asked for less) are made each time. */
 function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces {
   let cache = kept.get(bundle);
-  if (!cache) kept.set(bundle, (cache = new FifoMap(PIECES_KEPT)));
+  if (!cache) kept.set(bundle, (cache = new LRUCache({ max: PIECES_KEPT })));
   const hit = detail === "compact" ? cache.get(p) : undefined;
   if (hit) return hit;
   const json = bundle.index.json[p]!;

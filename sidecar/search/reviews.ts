@@ -51,7 +51,7 @@ export class ReviewIndex {
    * `reviews` must be newest first, as reviews.json lists them; `json`, when given, holds each
    * one's JSON text already. The index keeps no reference to the review objects.
    */
-  constructor(reviews: readonly PublicReview[], json?: string[]) {
+  constructor(reviews: readonly PublicReview[], json?: string[], searchCacheBytes?: number) {
     const n = reviews.length;
     this.json = json ?? reviews.map((r) => JSON.stringify(r));
     this.dates = reviews.map((r) => r.date);
@@ -74,7 +74,7 @@ export class ReviewIndex {
     }
     for (const [k, v] of group((r) => r.technicians)) this.byTechnician.set(String(k), v);
     for (const [k, v] of group((r) => r.services)) this.byService.set(String(k), v);
-    this.text = new TextIndex(reviews.map((r) => TextIndex.normalise(r.text)));
+    this.text = new TextIndex(reviews.map((r) => TextIndex.normalise(r.text)), searchCacheBytes);
   }
 
   get size(): number {

@@ -50,7 +50,23 @@ export function migrations(engine: "sqlite" | "postgres"): Record<string, Migrat
           .execute();
       },
     },
+    "002_host_names": {
+      // Limits count callback hosts by name: "host:port" let one host pass as many.
+      async up(db) {
+        for (const table of ["subscriptions", "intents"] as const) {
+          const rows = await db.selectFrom(table).select(["id", "callback"]).execute();
+          for (const row of rows) await db.updateTable(table).set({ callback_host: callbackHost(new URL(row.callback)) }).where("id", "=", row.id).execute();
+        }
+        await db.schema.createIndex("intents_host").ifNotExists().on("intents").column("callback_host").execute();
+        await db.schema.createIndex("intents_callback").ifNotExists().on("intents").columns(["topic", "callback"]).execute();
+      },
+    },
   };
+}
+
+/** The host a callback's limits are counted under: its name, without the port. */
+export function callbackHost(url: URL): string {
+  return url.hostname.toLowerCase();
 }
 
 export async function migrate(db: Kysely<any>, engine: "sqlite" | "postgres"): Promise<void> {

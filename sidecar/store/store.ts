@@ -204,9 +204,13 @@ export class HubStore implements Revocations {
   }
 
   // MCP session revocations (Revocations), shared by every instance on this database.
-  async revoke(sid: string, expiresAtSeconds: number): Promise<void> {
-    await this.db.insertInto("mcp_revocations").values({ sid, expires_at: expiresAtSeconds * 1000 })
-      .onConflict((oc) => oc.column("sid").doNothing()).execute();
+  async revoke(sid: string, expiresAtSeconds: number, limit: number): Promise<boolean> {
+    // One statement: the count and the insert cannot be split by a concurrent DELETE.
+    await sql`insert into mcp_revocations (sid, expires_at)
+      select cast(${sid} as text), cast(${expiresAtSeconds * 1000} as bigint)
+      where (select count(*) from mcp_revocations) < ${limit}
+      on conflict (sid) do nothing`.execute(this.db);
+    return (await this.revokedAmong([sid])).has(sid);
   }
 
   async revokedAmong(sids: readonly string[]): Promise<Set<string>> {

@@ -1,13 +1,13 @@
 /** Random requests to every route with a body or headers that matter: never a 500, never a crash. */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHub, TOPIC, type HubHarness } from "../helpers/hub.ts";
+import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../helpers/hub.ts";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
 
 let h: HubHarness;
 const logged: string[] = [];
 beforeAll(async () => {
-  h = await startHub({ allowPrivateCallbacks: false }, { allowPrivateCallbacks: false, limits: { perHost: 5, total: 50 } });
+  h = await startHub({ allowPrivateCallbacks: false }, { allowPrivateCallbacks: false, limits: { ...TEST_LIMITS, perHost: 5, total: 50 } });
   // Accepted subscriptions are stored but never verified here: the fuzzer must not send the hub
   // out to the addresses it makes up.
   await h.hub.stop();

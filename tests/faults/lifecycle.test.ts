@@ -26,6 +26,7 @@ describe("SIGTERM", () => {
       DIST_DIR: h.dist,
       STATE_DIR: state,
       HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+      HUB_CALLBACK_PORTS: "any",
       NODE_EXTRA_CA_CERTS: join(dir, "ca.pem"),
     });
     const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });

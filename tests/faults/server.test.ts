@@ -11,7 +11,7 @@ const server = createServer();
 beforeAll(async () => {
   sidecar = await startSidecar(await builtDist());
   server.on("request", toNodeHandler(sidecar.app));
-  limitServer(server, { headersTimeoutMs: 300, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500 });
+  limitServer(server, { headersTimeoutMs: 300, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: 20 });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as { port: number }).port;
 });

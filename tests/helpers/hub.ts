@@ -13,6 +13,9 @@ import { testCerts } from "./subscriber.ts";
 
 export const TOPIC = { atom: `${BASE_URL}/feed.xml`, json: `${BASE_URL}/api/feed.json`, reviews: `${BASE_URL}/reviews.json` };
 
+/** Limits high enough that only the tests about limits meet them. */
+export const TEST_LIMITS = { perHost: 1_000, total: 10_000, pendingPerHost: 1_000, pendingTotal: 10_000 };
+
 export interface HubHarness {
   app: ReturnType<typeof createApp>;
   hub: Hub;
@@ -42,7 +45,7 @@ export async function startHub(
     const run = await runBuild(data, dist, { BASE_URL });
     if (run.code !== 0) throw new Error(run.stderr);
   }
-  const bundle = new BundleRef(await loadBundle(dist), dist);
+  const bundle = new BundleRef(await loadBundle(dist), dist, { baseUrl: BASE_URL });
   store ??= await openSqlite(join(await tempDir(), "hub.db"));
   const hub = new Hub(store, bundle, BASE_URL, {
     ...DEFAULT_HUB_OPTIONS,
@@ -57,7 +60,8 @@ export async function startHub(
     baseUrl: BASE_URL,
     allowPrivateCallbacks: true,
     lease: { min: 1, max: 2_592_000, default: 864_000 },
-    limits: { perHost: 1_000, total: 10_000 },
+    limits: TEST_LIMITS,
+    callbackPorts: "any",
     ...route,
   };
   const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), hub: { hub, options: hubOptions } });

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startHub, TOPIC, type HubHarness } from "../helpers/hub.ts";
+import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../helpers/hub.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../helpers/until.ts";
 
@@ -52,6 +52,7 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
     h = await startHub();
     const s = name();
     await h.subscribe({ "hub.callback": subscriber.callback(s) });
+    await subscriber.waitFor(() => subscriber.of(s, "GET").length === 1);
     await h.subscribe({ "hub.callback": subscriber.callback(s) });
     await subscriber.waitFor(() => subscriber.of(s, "GET").length === 2);
     const [a, b] = subscriber.of(s, "GET").map((r) => r.url.searchParams.get("hub.challenge"));
@@ -106,7 +107,7 @@ describe("subscribe and verification of intent (SPEC §3, §6; WebSub §5)", () 
   });
 
   it("limits subscriptions per callback host with a 429", async () => {
-    h = await startHub({}, { limits: { perHost: 1, total: 100 } });
+    h = await startHub({}, { limits: { ...TEST_LIMITS, perHost: 1, total: 100 } });
     const first = subscriber.callback(name());
     await h.subscribe({ "hub.callback": first });
     await subscribed(h, first);

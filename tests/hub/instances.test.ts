@@ -53,6 +53,8 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
       DIST_DIR: h.dist,
       STATE_DIR: join(dir, "state"),
       HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+      HUB_CALLBACK_PORTS: "any",
+      HUB_MAX_PENDING_PER_HOST: "1000",
       HUB_CLAIM_SECONDS: "2",
       HUB_RETRY_BASE_SECONDS: "1",
       NODE_EXTRA_CA_CERTS: caFile,

@@ -180,20 +180,20 @@ describe("MCP sessions and protocol errors", () => {
   it("answers the revocation checks of a burst with one lookup made after all of them were asked", async () => {
     const store = new MemoryRevocations();
     const lookups: string[][] = [];
-    const check = new RevocationCheck({ revoke: (sid, exp) => store.revoke(sid, exp), revokedAmong: (sids) => (lookups.push([...sids]), store.revokedAmong(sids)) });
-    await store.revoke("gone", 4_000_000_000);
+    const check = new RevocationCheck({ revokedAmong: (sids) => (lookups.push([...sids]), store.revokedAmong(sids)) });
+    await store.revoke("gone", 4_000_000_000, 10);
     const first = [check.isRevoked("a"), check.isRevoked("gone"), check.isRevoked("a")];
     // Revoked after the checks were asked but before the lookup ran: the lookup sees it.
-    await store.revoke("b", 4_000_000_000);
+    await store.revoke("b", 4_000_000_000, 10);
     const late = check.isRevoked("b");
     expect(await Promise.all([...first, late])).toEqual([false, true, false, true]);
     expect(lookups).toEqual([["a", "gone", "b"]]);
     // A later check is a new lookup, which sees what was revoked since.
-    await store.revoke("a", 4_000_000_000);
+    await store.revoke("a", 4_000_000_000, 10);
     expect(await check.isRevoked("a")).toBe(true);
     expect(lookups).toHaveLength(2);
     // A failed lookup fails its checks (the request errs), and the next check looks again.
-    const failing = new RevocationCheck({ revoke: async () => {}, revokedAmong: async () => { throw new Error("database down"); } });
+    const failing = new RevocationCheck({ revokedAmong: async () => { throw new Error("database down"); } });
     await expect(failing.isRevoked("a")).rejects.toThrow("database down");
     await expect(failing.isRevoked("a")).rejects.toThrow("database down");
   });

@@ -103,10 +103,26 @@ function storeSuite(open: () => Promise<HubStore>) {
   });
 
   it("records MCP session revocations", async () => {
-    await store.revoke("sid-1", 4_000_000_000);
-    await store.revoke("sid-3", 4_000_000_000);
+    expect(await store.revoke("sid-1", 4_000_000_000, 10)).toBe(true);
+    expect(await store.revoke("sid-3", 4_000_000_000, 10)).toBe(true);
     expect(await store.revokedAmong(["sid-1", "sid-2", "sid-3", "sid-4"])).toEqual(new Set(["sid-1", "sid-3"]));
     expect(await store.revokedAmong(["sid-2"])).toEqual(new Set());
     expect(await store.revokedAmong([])).toEqual(new Set());
+  });
+
+  it("remembers at most the limit of revocations, and purges the expired ones", async () => {
+    const before = await store.revokedAmong(["sid-1", "sid-3"]);
+    const held = before.size;
+    expect(await store.revoke("cap-1", 5, held + 2)).toBe(true);
+    expect(await store.revoke("cap-2", 4_000_000_000, held + 2)).toBe(true);
+    // Full: refused, and nothing written.
+    expect(await store.revoke("cap-3", 4_000_000_000, held + 2)).toBe(false);
+    expect(await store.revokedAmong(["cap-3"])).toEqual(new Set());
+    // Revoking one already remembered still holds.
+    expect(await store.revoke("cap-2", 4_000_000_000, held + 2)).toBe(true);
+    // cap-1 expired at 5 s after the epoch: the purge makes room.
+    await store.purgeExpired(10_000);
+    expect(await store.revokedAmong(["cap-1"])).toEqual(new Set());
+    expect(await store.revoke("cap-3", 4_000_000_000, held + 2)).toBe(true);
   });
 }
