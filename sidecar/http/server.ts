@@ -45,6 +45,9 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
       req.once("end", () => clearTimeout(body));
       res.once("close", () => clearTimeout(body));
     }
-    res.once("finish", () => !req.socket.destroyed && arm(req.socket));
+    // The socket as it is now: a response with Connection: close detaches it (req.socket is then
+    // null), which crashed the process when a refused body was answered 413.
+    const socket = req.socket;
+    res.once("finish", () => !socket.destroyed && arm(socket));
   });
 }

@@ -27,6 +27,8 @@ export interface HubHarness {
   changeData: (text: string) => Promise<void>;
   subscribe: (form: Record<string, string>) => Promise<Response>;
   post: (form: URLSearchParams | Record<string, string>) => Promise<Response>;
+  /** What the app logged (outages, bugs), also printed. */
+  logged: string[];
   close: () => Promise<void>;
 }
 
@@ -64,12 +66,17 @@ export async function startHub(
     callbackPorts: "any",
     ...route,
   };
-  const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), hub: { hub, options: hubOptions } });
+  const logged: string[] = [];
+  const log = (message: string, error?: unknown) => {
+    logged.push(message);
+    console.error(message, error);
+  };
+  const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), hub: { hub, options: hubOptions }, log });
   await hub.start();
   const post = async (form: URLSearchParams | Record<string, string>) =>
     app.request("/api/websub/hub", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form as Record<string, string>).toString() });
   return {
-    app, hub, store, bundle, data, dist,
+    app, hub, store, bundle, data, dist, logged,
     post,
     subscribe: (form) => post({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, ...form }),
     changeData: async (text) => {

@@ -1,0 +1,170 @@
+/**
+ * Bodies and connections an attacker controls, against a real listening server in this process
+ * (so the server's memory is this process's): huge chunked bodies, bodies cut off, bodies
+ * trickled, and more connections than the server holds.
+ */
+import { createServer } from "node:http";
+import { connect, type Socket } from "node:net";
+import { toNodeHandler } from "h3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCP_BODY_LIMIT } from "../../sidecar/mcp/route.ts";
+import { limitServer } from "../../sidecar/http/server.ts";
+import { startHub, type HubHarness } from "../helpers/hub.ts";
+import { until } from "../helpers/until.ts";
+
+let h: HubHarness;
+let port: number;
+const server = createServer();
+const MAX_CONNECTIONS = 20;
+
+beforeAll(async () => {
+  h = await startHub();
+  server.on("request", toNodeHandler(h.app));
+  limitServer(server, { headersTimeoutMs: 2_000, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: MAX_CONNECTIONS });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await h.close();
+});
+
+interface Sent {
+  status: number | undefined;
+  /** Body bytes the server took before it answered or closed. */
+  written: number;
+}
+
+/**
+ * POST a chunked body of `total` bytes, written as fast as the server takes it, from one reused
+ * 64 KB block (the client holds no copy). Resolves when the server has answered and closed, or
+ * the whole body went through.
+ */
+function postChunked(path: string, contentType: string, total: number): Promise<Sent> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    const block = Buffer.alloc(64 * 1024, 0x20);
+    const frame = Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from("\r\n")]);
+    let written = 0;
+    let answer = "";
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]) || undefined, written });
+    };
+    socket.on("data", (d) => {
+      answer += d.toString("latin1");
+      if (/\r\n\r\n/.test(answer)) setTimeout(finish, 50);
+    });
+    socket.on("error", finish);
+    socket.on("close", finish);
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: ${contentType}\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const pump = () => {
+      while (!done && written < total) {
+        written += block.length;
+        if (!socket.write(frame)) return void socket.once("drain", pump);
+      }
+      if (!done && written >= total) socket.write("0\r\n\r\n");
+    };
+    pump();
+  });
+}
+
+describe("a chunked body over the limit (no Content-Length)", () => {
+  it.each([
+    ["/mcp", "application/json"],
+    ["/api/websub/hub", "application/x-www-form-urlencoded"],
+  ])("%s answers 413 after reading about the limit, not the whole body, and memory stays flat", async (path, type) => {
+    const before = process.memoryUsage().rss;
+    const sent = await postChunked(path, type, 300 * 1024 * 1024);
+    const grown = process.memoryUsage().rss - before;
+    expect(sent.status).toBe(413);
+    // The socket's buffers take a few MB more than the limit; the old reader took all 300 MB.
+    expect(sent.written).toBeLessThan(32 * 1024 * 1024);
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
+    // The server still answers.
+    expect((await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`)).status).toBe(200);
+  }, 60_000);
+
+  it("still takes a body just under the limit", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(MCP_BODY_LIMIT - 100) });
+    const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", host: "localhost:3000" },
+      body,
+    });
+    // Not 413: the size was fine (no session was sent, so the session check answers).
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(/Mcp-Session-Id/);
+  });
+});
+
+describe("a client that goes away mid-body", () => {
+  it.each(["/mcp", "/api/websub/hub"])("on %s is not logged as a database outage, and nothing else is logged", async (path) => {
+    const logged = h.logged.length;
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\nhub.mode=sub`);
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+    });
+    // Give the server the time to notice the reset and run its error path.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.logged.slice(logged)).toEqual([]);
+  });
+});
+
+/** Open a raw socket and feed it `chunks`, one every `everyMs`; resolve when the server closes it. */
+function trickle(chunks: string[], everyMs: number): Promise<{ closedAfterMs: number; answer: string }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    let i = 0;
+    const timer = setInterval(() => (i < chunks.length ? socket.write(chunks[i++]!) : undefined), everyMs);
+    socket.on("data", (d) => (answer += d));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve({ closedAfterMs: Date.now() - started, answer });
+    });
+  });
+}
+
+describe("a body trickled a byte at a time", () => {
+  it("is cut off at the request timeout (1 s here), not at Node's 30 s sweep", async () => {
+    const head = "POST /mcp HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+    const { closedAfterMs, answer } = await trickle([head, ..."x".repeat(400).split("")], 50);
+    expect(answer).toBe("");
+    // 400 bytes at 50 ms would take 20 s; the request timeout is 1 s.
+    expect(closedAfterMs).toBeLessThan(5_000);
+  }, 30_000);
+});
+
+describe("more connections than the server holds", () => {
+  it(`keeps at most ${MAX_CONNECTIONS} and closes the others as they arrive`, async () => {
+    const sockets: Socket[] = [];
+    let closed = 0;
+    try {
+      for (let i = 0; i < MAX_CONNECTIONS + 10; i++) {
+        const socket = connect(port, "127.0.0.1");
+        socket.on("error", () => {});
+        socket.on("close", () => closed++);
+        sockets.push(socket);
+        await new Promise((r) => socket.once("connect", r));
+      }
+      await until(() => closed >= 10, "the connections over the cap closed", 3_000);
+      expect(closed).toBe(10);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+    // Once they are gone, the server takes connections again.
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`).then((r) => r.status, () => 0)) === 200, "a new connection served", 3_000);
+  });
+});
