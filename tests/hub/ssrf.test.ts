@@ -23,6 +23,44 @@ describe("SSRF guard for callbacks", () => {
     await expect(resolveCallback(new URL(url), false)).rejects.toThrow(CallbackRefused);
   });
 
+  // Checked by calling the guard: nothing here is ever dialled.
+  it.each([
+    ["IPv4-compatible loopback (::/96, deprecated)", "::127.0.0.1"],
+    ["the same, as ipaddr.js prints it", "::7f00:1"],
+    ["IPv4-compatible link-local (cloud metadata)", "::a9fe:a9fe"],
+    ["IPv4-compatible private", "::a00:1"],
+    ["IPv4-compatible public (the whole block is deprecated)", "::808:808"],
+    ["6to4 of loopback", "2002:7f00:1::1"],
+    ["6to4 of a private address", "2002:c0a8:101::1"],
+    ["Teredo whose client is loopback", "2001:0:808:808::80ff:fffe"],
+    ["Teredo whose server is private", "2001:0:a00:1::f7f7:f7f7"],
+    ["NAT64 of loopback", "64:ff9b::7f00:1"],
+    ["NAT64 of link-local", "64:ff9b::a9fe:a9fe"],
+    ["local-use NAT64", "64:ff9b:1::808:808"],
+    ["documentation", "2001:db8::1"],
+    ["ORCHIDv2", "2001:20::1"],
+    ["site-local (deprecated)", "fec0::1"],
+    ["discard-only", "100::1"],
+    ["outside 2000::/3", "4000::1"],
+    ["IPv4 benchmarking", "198.18.0.1"],
+    ["IPv4 documentation", "192.0.2.1"],
+  ])("judges %s (%s) not public", (_, address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ["6to4 of a public address", "2002:808:808::1"],
+    ["Teredo with a public server and client", "2001:0:808:808::f7f7:f7f7"],
+    ["NAT64 of a public address (an IPv6-only host's DNS64 answers so)", "64:ff9b::808:808"],
+    ["IPv4-mapped public", "::ffff:8.8.8.8"],
+  ])("judges %s (%s) public", (_, address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it.each(["https://[::127.0.0.1]/cb", "https://[::7f00:1]/cb", "https://[64:ff9b::7f00:1]/cb", "https://[2002:7f00:1::1]/cb"])("refuses %s before connecting", async (url) => {
+    await expect(resolveCallback(new URL(url), false)).rejects.toThrow(/not a public address/);
+  });
+
   it("refuses a name that resolves to a private address", async () => {
     // localhost is a name (not an address literal) that resolves to loopback.
     await expect(resolveCallback(new URL("https://localhost:8443/cb"), false)).rejects.toThrow(/resolves to .* not a public address/);
