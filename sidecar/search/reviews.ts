@@ -77,6 +77,11 @@ export class ReviewIndex {
     this.text = new TextIndex(reviews.map((r) => TextIndex.normalise(r.text)), searchCacheBytes);
   }
 
+  /** Bytes of search results kept for repeated queries, as their budget counts them. */
+  get cachedBytes(): number {
+    return this.text.cachedBytes;
+  }
+
   get size(): number {
     return this.ids.length;
   }
