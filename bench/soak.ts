@@ -1,9 +1,13 @@
 /**
  * `npm run soak`: a bounded soak test on loopback. For SOAK_SECONDS (60), 50 connections of mixed
- * traffic hit a real sidecar process: searches, since with conditional headers, the static
- * datasets, MCP tool calls in a session; meanwhile the data changes every 10 s, is rebuilt and
- * pinged, and real HTTPS subscribers must hear of every change. Reports requests/s, p99, 5xx,
- * errors, the sidecar's RSS over time and the notifications, and writes .bench/soak.md.
+ * traffic at SOAK_RATE requests/s (1,200) hit a real sidecar process: searches, since with
+ * conditional headers, the static datasets, MCP tool calls in a session; meanwhile the data
+ * changes every 10 s, is rebuilt and pinged, and real HTTPS subscribers must hear of every
+ * change. From 10 s to 10 s before the end, another process abuses the sidecar (bench/abuse.ts:
+ * huge chunked bodies, batches, subscribe floods, unique queries, trickled bodies), and a probe
+ * times a plain search 20 times a second throughout. Reports requests/s, p99, 5xx, errors, the
+ * probe's p99 with and without abuse, the sidecar's RSS over time and the notifications, and
+ * writes .bench/soak.md.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -12,10 +16,14 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
 import { testCerts } from "../tests/helpers/subscriber.ts";
+import type { AbuseReport } from "./abuse.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench/soak");
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const RATE = Number(process.env.SOAK_RATE ?? 1_200);
+/** The abuse runs from this many seconds after the start to as many before the end. */
+const ABUSE_MARGIN = 10;
 const SUBSCRIBERS = 20;
 const BASE_URL = "http://localhost:3000";
 const env = { ...process.env, CI: "true", BASE_URL };
@@ -29,6 +37,9 @@ if (process.argv[2] === "subscribers") {
     for (const r of s.received) if (r.method === "POST") counts[r.name] = (counts[r.name] ?? 0) + 1;
     process.send!({ counts });
   });
+} else if (process.argv[2] === "abuse") {
+  const { runAbuse } = await import("./abuse.ts");
+  process.send!(await runAbuse(process.env.SOAK_BASE!, JSON.parse(process.env.SOAK_CERTS!), Number(process.env.SOAK_ABUSE_SECONDS)));
 } else {
   await main();
 }
@@ -119,10 +130,32 @@ async function main(): Promise<void> {
     }
   })();
 
+  // The abuse, in its own process, and the probe: a plain search, timed, 20 times a second.
+  const abuse = new Promise<AbuseReport>((resolve) => {
+    setTimeout(() => {
+      const child = fork(new URL(import.meta.url).pathname, ["abuse"], { execArgv: ["--import", "tsx"], env: { ...env, SOAK_BASE: base, SOAK_CERTS: JSON.stringify(certs), SOAK_ABUSE_SECONDS: String(SECONDS - 2 * ABUSE_MARGIN) } });
+      child.once("message", (report) => {
+        resolve(report as AbuseReport);
+        child.kill();
+      });
+    }, ABUSE_MARGIN * 1000);
+  });
+  const probes: { t: number; ms: number; status: number }[] = [];
+  const probe = (async () => {
+    while (Date.now() < started + SECONDS * 1000) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/reviews/search?query=${encodeURIComponent(random.pick(words))}&limit=20`).catch(() => undefined);
+      await res?.arrayBuffer();
+      probes.push({ t: (Date.now() - started) / 1000, ms: performance.now() - t0, status: res?.status ?? 0 });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+
   let i = 0;
   const result = await autocannon({
     url: base,
     connections: 50,
+    overallRate: RATE,
     duration: SECONDS,
     requests: [{ setupRequest: (req: any) => {
       const spec = specs[i++ % specs.length]!;
@@ -131,6 +164,8 @@ async function main(): Promise<void> {
   });
   clearInterval(sampler);
   await changer;
+  await probe;
+  const abused = await abuse;
   // Let the last fan-out finish.
   await new Promise((r) => setTimeout(r, 3_000));
   subscribers.send("counts");
@@ -138,10 +173,16 @@ async function main(): Promise<void> {
   const missing = Array.from({ length: SUBSCRIBERS }, (_, k) => `soak-${k}`).filter((n) => (counts[n] ?? 0) < changes);
   const s5xx = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => code.startsWith("5")).reduce((sum, [, v]) => sum + (v as { count: number }).count, 0);
   const warm = samples.filter((s) => s.t >= 15).map((s) => s.rss);
+  const during = (p: { t: number }) => p.t >= ABUSE_MARGIN + 2 && p.t <= SECONDS - ABUSE_MARGIN;
+  const p99 = (xs: number[]) => Math.round(xs.sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0);
+  const probeDuring = p99(probes.filter(during).map((p) => p.ms));
+  const probeCalm = p99(probes.filter((p) => !during(p)).map((p) => p.ms));
+  const probeFailed = probes.filter((p) => p.status !== 200).length;
+  const rssDuring = samples.filter(during).map((s) => s.rss);
   const lines = [
     `# Soak test, ${new Date().toISOString().slice(0, 10)}`,
     "",
-    `Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback · ${SECONDS} s · 50 connections · 10,000 synthetic reviews`,
+    `Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback · ${SECONDS} s · 50 connections at ${RATE} requests/s · 10,000 synthetic reviews · abuse from ${ABUSE_MARGIN} s to ${SECONDS - ABUSE_MARGIN} s`,
     "",
     `- requests: ${result.requests.total} (${Math.round(result.requests.average)}/s), p99 ${result.latency.p99} ms`,
     `- 5xx: ${s5xx}; other non-2xx: ${result.non2xx - s5xx} (304s from conditional requests count here); connection errors: ${result.errors}; timeouts: ${result.timeouts}`,
@@ -151,11 +192,19 @@ async function main(): Promise<void> {
     `- RSS after warm-up (from 15 s): min ${Math.min(...warm)}, max ${Math.max(...warm)} MiB`,
     `- data changes published: ${changes}; subscribers: ${SUBSCRIBERS}; subscribers missing a notification: ${missing.length ? missing.join(", ") : "none"}`,
     `- notifications per subscriber: ${Object.values(counts).join(" ")}`,
+    `- probe (a search every 50 ms): p99 ${probeDuring} ms during the abuse, ${probeCalm} ms outside it; ${probeFailed} of ${probes.length} not 200`,
+    `- sidecar RSS during the abuse: max ${Math.max(...rssDuring)} MiB`,
+    "",
+    "The abuse, what was sent and what came back:",
+    "",
+    "| abuse | sent | answers |",
+    "|---|---:|---|",
+    ...Object.entries(abused.kinds).map(([kind, k]) => `| ${kind} | ${k.sent} | ${Object.entries(k.answers).map(([a, n]) => `${a} × ${n}`).join(", ")} |`),
   ];
   const report = lines.join("\n") + "\n";
   console.log(report);
   await writeFile(join(ROOT, ".bench/soak.md"), report);
   sidecar.kill("SIGTERM");
   subscribers.kill();
-  process.exit(s5xx === 0 && !crashed && missing.length === 0 ? 0 : 1);
+  process.exit(s5xx === 0 && !crashed && missing.length === 0 && probeFailed === 0 && probeDuring < 50 ? 0 : 1);
 }

@@ -18,7 +18,10 @@ export async function readBody(request: Request, limit: number): Promise<Body> {
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        void reader.cancel().catch(() => {});
+        // Stop reading, without cancelling: cancel destroys the request and its socket before the
+        // 413 is written (listhen's shutdown hook then crashed on the detached socket). The 413
+        // goes out with Connection: close, and Node drops the unread rest with the socket.
+        reader.releaseLock();
         return { ok: false, reason: "too_large" };
       }
       chunks.push(value);

@@ -3,6 +3,7 @@
  * (so the server's memory is this process's): huge chunked bodies, bodies cut off, bodies
  * trickled, and more connections than the server holds.
  */
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { connect, type Socket } from "node:net";
 import { toNodeHandler } from "h3";
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_BODY_LIMIT } from "../../sidecar/mcp/route.ts";
 import { limitServer } from "../../sidecar/http/server.ts";
 import { startHub, type HubHarness } from "../helpers/hub.ts";
+import { startProcess, type Running } from "../helpers/serve.ts";
 import { until } from "../helpers/until.ts";
 
 let h: HubHarness;
@@ -41,9 +43,9 @@ interface Sent {
  * 64 KB block (the client holds no copy). Resolves when the server has answered and closed, or
  * the whole body went through.
  */
-function postChunked(path: string, contentType: string, total: number): Promise<Sent> {
+function postChunked(path: string, contentType: string, total: number, to = port): Promise<Sent> {
   return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect(to, "127.0.0.1");
     const block = Buffer.alloc(64 * 1024, 0x20);
     const frame = Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from("\r\n")]);
     let written = 0;
@@ -100,6 +102,28 @@ describe("a chunked body over the limit (no Content-Length)", () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toMatch(/Mcp-Session-Id/);
   });
+});
+
+describe("a chunked body over the limit, to the sidecar process (listhen, as npm run serve)", () => {
+  let sidecar: Running;
+  beforeAll(async () => {
+    sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { PORT: "0", HOST: "127.0.0.1", DIST_DIR: h.dist, STATE_DIR: `${h.dist}/../state` });
+  });
+  afterAll(() => sidecar.stop());
+  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${sidecar.child.pid}/status`, "utf8"))![1]) * 1024;
+
+  it.each([
+    ["/mcp", "application/json"],
+    ["/api/websub/hub", "application/x-www-form-urlencoded"],
+  ])("%s answers 413, the process lives on, and its memory stays flat", async (path, type) => {
+    const before = await rss();
+    const sent = await postChunked(path, type, 300 * 1024 * 1024, Number(new URL(sidecar.url).port));
+    expect(sent.status).toBe(413);
+    expect(sent.written).toBeLessThan(32 * 1024 * 1024);
+    expect((await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).status).toBe(200);
+    expect(sidecar.child.exitCode).toBeNull();
+    expect(await rss() - before).toBeLessThan(64 * 1024 * 1024);
+  }, 60_000);
 });
 
 describe("a client that goes away mid-body", () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sidecar.close());
 
-const post = (body: unknown, headers: Record<string, string> = {}) => rpc(sidecar.app.request.bind(sidecar.app), body, headers);
+const post = (body: unknown, headers: Record<string, string> = {}) => rpc(async (path, init) => sidecar.app.request(path, init), body, headers);
 
 async function initialize(): Promise<string> {
   const res = await post(INITIALIZE);

@@ -1,0 +1,110 @@
+/**
+ * The soak's abuse phase, run in its own process beside the normal traffic: what an anonymous
+ * client can send to make the sidecar spend memory, sockets or outbound requests, each at a
+ * bounded rate, on loopback only. Reports what it sent and the statuses it got back.
+ */
+import { request as httpRequest } from "node:http";
+import { createServer } from "node:https";
+import { connect } from "node:net";
+import type { TestCerts } from "../tests/helpers/subscriber.ts";
+
+export interface AbuseReport {
+  /** Per kind of abuse: requests sent, and the statuses (or "closed") that came back. */
+  kinds: Record<string, { sent: number; answers: Record<string, number> }>;
+}
+
+const BASE_URL = "http://localhost:3000";
+
+export async function runAbuse(base: string, certs: TestCerts, seconds: number): Promise<AbuseReport> {
+  const { port } = new URL(base);
+  const kinds: AbuseReport["kinds"] = {};
+  const count = (kind: string, answer: string | number) => {
+    const k = (kinds[kind] ??= { sent: 0, answers: {} });
+    k.sent++;
+    k.answers[answer] = (k.answers[answer] ?? 0) + 1;
+  };
+  // Callbacks that accept the TLS connection and never answer.
+  const hanging = createServer({ key: certs.key, cert: certs.cert }, () => {});
+  await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
+  const hangingUrl = `https://127.0.0.1:${(hanging.address() as { port: number }).port}`;
+
+  const end = Date.now() + seconds * 1000;
+  const every = async (ms: number, job: (i: number) => Promise<void>) => {
+    for (let i = 0; Date.now() < end; i++) {
+      const started = Date.now();
+      await job(i).catch(() => {});
+      await new Promise((r) => setTimeout(r, Math.max(0, ms - (Date.now() - started))));
+    }
+  };
+  const post = (path: string, headers: Record<string, string>, body: string) =>
+    fetch(`${base}${path}`, { method: "POST", headers, body }).then(async (res) => (await res.arrayBuffer(), res.status), () => "closed" as const);
+  const form = (fields: Record<string, string>) => post("/api/websub/hub", { "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams(fields).toString());
+  const mcp = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "localhost:3000" };
+  const init = await fetch(`${base}/mcp`, { method: "POST", headers: { ...mcp, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "abuse", version: "1" } } }) });
+  const session = init.headers.get("mcp-session-id")!;
+  const since = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } } });
+
+  await Promise.all([
+    // 100 MB chunked bodies, one every 2 s, to each route that reads a body.
+    every(2_000, async (i) => count("chunked 100 MB body", await chunked(Number(port), i % 2 ? "/mcp" : "/api/websub/hub", 100 * 1024 * 1024))),
+    // Batches of 100 full get_reviews_since (refused), and of 10 on 2025-03-26 (answered, bounded).
+    every(100, async () => count("batch of 100 (2025-06-18)", await post("/mcp", { ...mcp, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }, JSON.stringify(Array.from({ length: 100 }, (_, k) => since(k)))))),
+    every(1_000, async () => count("batch of 10 (2025-03-26)", await post("/mcp", { ...mcp, "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" }, JSON.stringify(Array.from({ length: 10 }, (_, k) => since(k)))))),
+    // Subscribe floods to callbacks that hang, and unsubscribes of nothing.
+    every(20, async (i) => count("subscribe to a hanging callback", await form({ "hub.mode": "subscribe", "hub.topic": `${BASE_URL}/feed.xml`, "hub.callback": `${hangingUrl}/flood-${i}` }))),
+    every(20, async (i) => count("unsubscribe of nothing", await form({ "hub.mode": "unsubscribe", "hub.topic": `${BASE_URL}/feed.xml`, "hub.callback": `${hangingUrl}/none-${i}` }))),
+    // Unique 200-character queries, 400 a second on 4 connections.
+    ...Array.from({ length: 4 }, (_, c) => every(10, async (i) => {
+      const res = await fetch(`${base}/api/reviews/search?limit=1&query=${`u${c}-${i}-`.padEnd(200, "q")}`).catch(() => undefined);
+      count("unique 200-character query", res ? res.status : "closed");
+      await res?.arrayBuffer();
+    })),
+    // Bodies trickled a byte a second, 20 at a time.
+    ...Array.from({ length: 20 }, () => every(0, async () => count("body trickled a byte a second", await trickled(Number(port), end)))),
+  ]);
+  hanging.closeAllConnections();
+  hanging.close();
+  return { kinds };
+}
+
+/** A chunked POST of `total` bytes from one reused block; the status, or "closed". */
+function chunked(port: number, path: string, total: number): Promise<number | "closed"> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": path === "/mcp" ? "application/json" : "application/x-www-form-urlencoded", "transfer-encoding": "chunked", host: "localhost:3000" } });
+    const block = Buffer.alloc(64 * 1024, 0x20);
+    let written = 0;
+    let settled = false;
+    const settle = (value: number | "closed") => {
+      if (settled) return;
+      settled = true;
+      req.destroy();
+      resolve(value);
+    };
+    req.on("response", (res) => settle(res.statusCode ?? 0));
+    req.on("error", () => settle("closed"));
+    const pump = () => {
+      while (!settled && written < total) {
+        written += block.length;
+        if (!req.write(block)) return void req.once("drain", pump);
+      }
+      if (!settled) req.end();
+    };
+    pump();
+  });
+}
+
+/** Headers at once, then a body of 1,000 bytes a byte a second: the server cuts it at its request timeout. */
+function trickled(port: number, end: number): Promise<number | "closed"> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.write("POST /mcp HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n");
+    const timer = setInterval(() => (Date.now() < end ? socket.write("x") : socket.destroy()), 1_000);
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]) || "closed");
+    });
+  });
+}
