@@ -11,6 +11,7 @@ import { newestFirst } from "../build/dataset.ts";
 import { MANIFEST_FILE, type Manifest } from "../build/manifest.ts";
 import { strongEtag } from "./http/conditional.ts";
 import { ReviewIndex } from "./search/reviews.ts";
+import { SLICE, turn } from "./turn.ts";
 
 export interface StaticFile {
   path: string;
@@ -98,17 +99,17 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
 
   const reviewsFile = files.get("/reviews.json");
   if (!reviewsFile) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
-  const { head, reviews, json } = readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
+  const { head, reviews, json } = await readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
   const insights = Insights.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
   if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
-  return { manifest, manifestText, files, dataset: head, index: new ReviewIndex(reviews, json, options.searchCacheBytes), insights: insights.data, withdrawn: manifest.withdrawn };
+  return { manifest, manifestText, files, dataset: head, index: await ReviewIndex.build(reviews, json, options.searchCacheBytes), insights: insights.data, withdrawn: manifest.withdrawn };
 }
 
 /**
  * reviews.json a line at a time (build/write-reviews.ts): no 40 MB string and no copy of the
  * whole dataset at once, and each review's line is kept as the JSON the API sends for it.
  */
-function readReviewsJson(body: Buffer, name: string) {
+async function readReviewsJson(body: Buffer, name: string) {
   const fail = (where: string, why: string) => new BundleError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
   const lines: string[] = [];
   for (let start = 0; start < body.length; ) {
@@ -124,6 +125,7 @@ function readReviewsJson(body: Buffer, name: string) {
   const reviews: PublicReview[] = [];
   const json: string[] = [];
   for (let i = 1; i < lines.length - 1; i++) {
+    if (i % SLICE === 0) await turn();
     const line = i < lines.length - 2 ? lines[i]!.replace(/,$/, "") : lines[i]!;
     const review = PublicReview.safeParse(safeJson(line));
     if (!review.success) throw fail(`line ${i + 1}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);

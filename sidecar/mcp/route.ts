@@ -14,6 +14,7 @@ import type { Methods } from "../app.ts";
 import type { BundleRef } from "../bundle.ts";
 import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
+import { turn } from "../turn.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
 import { registerTools, SerializedResult, type ToolEntry } from "./tools.ts";
@@ -43,10 +44,12 @@ export const MCP_BODY_LIMIT = 256 * 1024;
 
 /**
  * Most messages in a batch, for the protocol versions that still have batches (2025-03-26 and
- * earlier). With the largest single result (get_reviews_since, 1,000 full reviews, ~350 KB) this
- * bounds a response at ~3.5 MB; 100 such calls in one 15 KB request built 35 MB.
+ * earlier); 100 get_reviews_since calls of 1,000 full reviews in one 15 KB request built 35 MB.
  */
 export const MCP_BATCH_LIMIT = 10;
+
+/** Bytes a batch's answer may reach before its remaining requests are refused. */
+export const MCP_BATCH_BYTES = 2 * 1024 * 1024;
 
 /** MCP 2025-06-18 removed JSON-RPC batching ("Changelog": "Remove support for JSON-RPC batching"). */
 const NO_BATCHES_FROM = "2025-06-18";
@@ -126,8 +129,48 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
     const problem = await checkSession(deps, revoked, request);
     if (problem) return problem;
   }
-  if (tools && !batch) {
-    const fast = await fastToolCall(tools, request, messages[0] as Record<string, unknown>);
+  if (batch) return answerBatch(messages, (message) => answer(deps, pool, request, message, tools));
+  const response = await answer(deps, pool, request, body, tools);
+  if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue());
+  return response;
+}
+
+/**
+ * A batch (protocol 2025-03-26 and earlier), answered message by message, each the way it would
+ * be alone (so a tools/call takes the fast path: through the SDK a batch of ten cost four times
+ * ten single calls), with a turn of the event loop between messages and a bound on the bytes
+ * built: past MCP_BATCH_BYTES, the remaining requests are answered with an error instead.
+ */
+async function answerBatch(messages: unknown[], one: (message: unknown) => Promise<Response>): Promise<Response> {
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const id = (message as { id?: string | number }).id;
+    const method = (message as { method?: string }).method;
+    if (bytes > MCP_BATCH_BYTES) {
+      if (method !== undefined && id !== undefined) parts.push(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: `The batch's answer is over ${MCP_BATCH_BYTES} bytes already: send this request on its own` } })));
+      continue;
+    }
+    const response = await one(message);
+    // A refusal of the request as a whole (406 for Accept, 415 for Content-Type) is the answer.
+    if (response.status !== 200 && response.status !== 202) return response;
+    const body = Buffer.from(await response.arrayBuffer());
+    if (body.length) parts.push(body);
+    bytes += body.length;
+    await turn();
+  }
+  if (parts.length === 0) return new FastResponse(null, { status: 202, headers: CORS_HEADERS });
+  // JSON-RPC 2.0 §6: a batch is answered with an array, even of one.
+  const body = Buffer.concat([Buffer.from("["), ...parts.flatMap((p, i) => (i ? [COMMA, p] : [p])), Buffer.from("]")]);
+  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
+}
+
+const COMMA = Buffer.from(",");
+
+/** One JSON-RPC message, answered by the fast path when it can, by the SDK otherwise. */
+async function answer(deps: McpDeps, pool: ServerPool, request: Request, message: unknown, tools?: Map<string, ToolEntry>): Promise<Response> {
+  if (tools) {
+    const fast = await fastToolCall(tools, request, message as Record<string, unknown>);
     if (fast) return fast;
   }
   const server = pool.acquire();
@@ -135,14 +178,11 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
   await server.connect(transport);
   let reusable = false;
   try {
-    const response = await transport.handleRequest(request, { parsedBody: body });
-    let text = await response.text();
-    // JSON-RPC 2.0 §6: a batch is answered with an array, even of one (the SDK unwraps it).
-    if (batch && text.startsWith("{")) text = `[${text}]`;
+    const response = await transport.handleRequest(request, { parsedBody: message });
+    const text = await response.text();
     // One write with a known length: a chunked body in several writes can stall on Nagle's
     // algorithm against the client's delayed ACK.
     const headers: Record<string, string> = { ...Object.fromEntries(response.headers), ...CORS_HEADERS, "content-length": String(Buffer.byteLength(text)) };
-    if (initializing && response.ok) headers["mcp-session-id"] = deps.signer.issue();
     reusable = true;
     return new FastResponse(response.status === 202 || !text ? null : text, { status: response.status, headers });
   } finally {

@@ -51,7 +51,12 @@ export class ReviewIndex {
    * `reviews` must be newest first, as reviews.json lists them; `json`, when given, holds each
    * one's JSON text already. The index keeps no reference to the review objects.
    */
-  constructor(reviews: readonly PublicReview[], json?: string[], searchCacheBytes?: number) {
+  /** Index `reviews`, giving the event loop turns while the text index is built (see turn.ts). */
+  static async build(reviews: readonly PublicReview[], json?: string[], searchCacheBytes?: number): Promise<ReviewIndex> {
+    return new ReviewIndex(reviews, json, await TextIndex.build(reviews.map((r) => TextIndex.normalise(r.text)), searchCacheBytes));
+  }
+
+  private constructor(reviews: readonly PublicReview[], json: string[] | undefined, text: TextIndex) {
     const n = reviews.length;
     this.json = json ?? reviews.map((r) => JSON.stringify(r));
     this.dates = reviews.map((r) => r.date);
@@ -74,7 +79,7 @@ export class ReviewIndex {
     }
     for (const [k, v] of group((r) => r.technicians)) this.byTechnician.set(String(k), v);
     for (const [k, v] of group((r) => r.services)) this.byService.set(String(k), v);
-    this.text = new TextIndex(reviews.map((r) => TextIndex.normalise(r.text)), searchCacheBytes);
+    this.text = text;
   }
 
   /** Bytes of search results kept for repeated queries, as their budget counts them. */

@@ -7,6 +7,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
+import { SLICE, turn } from "../turn.ts";
 import { postingsFromBits, type Postings } from "./postings.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -21,25 +22,33 @@ export const SEARCH_CACHE_BYTES = 24 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
 
 export class TextIndex {
-  private readonly vocabulary: string[];
-  private readonly postings: Uint32Array[];
   private readonly cache: LRUCache<string, Postings>;
 
-  constructor(private readonly lowered: readonly string[], cacheBytes = SEARCH_CACHE_BYTES) {
+  private constructor(
+    private readonly lowered: readonly string[],
+    private readonly vocabulary: string[],
+    private readonly postings: Uint32Array[],
+    cacheBytes: number,
+  ) {
     this.cache = new LRUCache({
       maxSize: cacheBytes,
       sizeCalculation: (postings, key) => ENTRY_OVERHEAD + 2 * key.length + postings.bits.byteLength + postings.list.byteLength,
     });
+  }
+
+  /** Index `lowered` (texts already normalised), giving the event loop a turn every SLICE texts. */
+  static async build(lowered: readonly string[], cacheBytes = SEARCH_CACHE_BYTES): Promise<TextIndex> {
     const byWord = new Map<string, number[]>();
-    lowered.forEach((text, position) => {
-      for (const word of new Set(text.match(WORD))) {
+    for (let position = 0; position < lowered.length; position++) {
+      if (position % SLICE === SLICE - 1) await turn();
+      for (const word of new Set(lowered[position]!.match(WORD))) {
         const list = byWord.get(word);
         if (list) list.push(position);
         else byWord.set(word, [position]);
       }
-    });
-    this.vocabulary = [...byWord.keys()];
-    this.postings = this.vocabulary.map((w) => Uint32Array.from(byWord.get(w)!));
+    }
+    const vocabulary = [...byWord.keys()];
+    return new TextIndex(lowered, vocabulary, vocabulary.map((w) => Uint32Array.from(byWord.get(w)!)), cacheBytes);
   }
 
   static normalise(text: string): string {
