@@ -56,3 +56,13 @@ describe("server limits (slow clients)", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
   });
 });
+
+describe("a body trickled a byte at a time", () => {
+  it("is cut off at the request timeout (1 s here), not at Node's 30 s sweep", async () => {
+    const head = "POST /mcp HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+    const { closedAfterMs, answer } = await trickle([head, ..."x".repeat(400).split("")], 50);
+    expect(answer).toBe("");
+    // 400 bytes at 50 ms would take 20 s; the request timeout is 1 s.
+    expect(closedAfterMs).toBeLessThan(5_000);
+  }, 30_000);
+});
