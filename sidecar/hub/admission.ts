@@ -56,7 +56,8 @@ export async function admitIntent(store: HubStore, intent: Omit<Intent, "id">, l
     }
     // The same request again replaces the one waiting: one verification, with the latest values.
     if (same) await trx.deleteFrom("intents").where("id", "=", same.id).execute();
-    await trx.insertInto("intents").values({ ...intent, created_at: now, claimed_until: null }).execute();
+    const { mode, secret, lease_seconds } = intent;
+    await trx.insertInto("intents").values({ mode, topic, callback, callback_host: host, secret, lease_seconds, created_at: now, claimed_until: null }).execute();
     return { ok: true };
   });
 }

@@ -11,7 +11,7 @@ import { CORS_HEADERS } from "../http/cors.ts";
 import { errorResponse, invalidParameters, type Issue } from "../http/errors.ts";
 import { fromZod } from "../http/query.ts";
 import { HubForm } from "../schema.ts";
-import { callbackHost } from "../store/migrations.ts";
+import { callbackHost } from "../store/schema.ts";
 import { admitIntent, type AdmissionLimits } from "./admission.ts";
 import type { Hub } from "./hub.ts";
 import { CallbackRefused, resolveCallback } from "./ssrf.ts";

@@ -1,5 +1,6 @@
 /** One set of migrations for SQLite and PostgreSQL. */
 import { Migrator, type Kysely, type Migration } from "kysely";
+import { callbackHost } from "./schema.ts";
 
 export function migrations(engine: "sqlite" | "postgres"): Record<string, Migration> {
   const id = (db: Kysely<any>, table: string) =>
@@ -62,11 +63,6 @@ export function migrations(engine: "sqlite" | "postgres"): Record<string, Migrat
       },
     },
   };
-}
-
-/** The host a callback's limits are counted under: its name, without the port. */
-export function callbackHost(url: URL): string {
-  return url.hostname.toLowerCase();
 }
 
 export async function migrate(db: Kysely<any>, engine: "sqlite" | "postgres"): Promise<void> {

@@ -1,6 +1,11 @@
 /** The hub's tables, as Kysely sees them. Times are milliseconds since the epoch. */
 import type { Generated } from "kysely";
 
+/** The host a callback's limits are counted under (callback_host): its name, without the port. */
+export function callbackHost(url: URL): string {
+  return url.hostname.toLowerCase();
+}
+
 export interface Database {
   subscriptions: {
     id: Generated<number>;

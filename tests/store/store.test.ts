@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import type { HubStore, Intent } from "../../sidecar/store/store.ts";
+import { admitIntent } from "../../sidecar/hub/admission.ts";
 import { tempDir } from "../helpers/data.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 
@@ -108,6 +109,22 @@ function storeSuite(open: () => Promise<HubStore>) {
     expect(await store.revokedAmong(["sid-1", "sid-2", "sid-3", "sid-4"])).toEqual(new Set(["sid-1", "sid-3"]));
     expect(await store.revokedAmong(["sid-2"])).toEqual(new Set());
     expect(await store.revokedAmong([])).toEqual(new Set());
+  });
+
+  it("admits no more subscribe requests than the limits, however many arrive at once", async () => {
+    const limits = { perHost: 3, total: 1_000, pendingPerHost: 1_000, pendingTotal: 1_000 };
+    const asked = Array.from({ length: 12 }, (_, i) => admitIntent(store, intent(`https://admit.example:${4000 + i}/cb`, { callback_host: "admit.example" }), limits, 1000));
+    const answers = await Promise.all(asked);
+    expect(answers.filter((a) => a.ok)).toHaveLength(3);
+    expect(answers.filter((a) => !a.ok && a.status === 429)).toHaveLength(9);
+  });
+
+  it("refuses an unsubscribe with nothing to remove, and takes one for a waiting subscribe", async () => {
+    const limits = { perHost: 10, total: 1_000, pendingPerHost: 1_000, pendingTotal: 1_000 };
+    const unsub = intent("https://gone.example/cb", { mode: "unsubscribe", callback_host: "gone.example" });
+    expect(await admitIntent(store, unsub, limits, 1000)).toMatchObject({ ok: false, status: 404 });
+    expect(await admitIntent(store, intent("https://gone.example/cb", { callback_host: "gone.example" }), limits, 1000)).toEqual({ ok: true });
+    expect(await admitIntent(store, unsub, limits, 1000)).toEqual({ ok: true });
   });
 
   it("remembers at most the limit of revocations, and purges the expired ones", async () => {
