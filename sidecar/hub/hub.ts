@@ -152,7 +152,7 @@ export class Hub {
     if (intent.mode === "subscribe") url.searchParams.append("hub.lease_seconds", String(intent.lease_seconds));
     let confirmed = false;
     try {
-      const to = await resolveCallback(url, this.options.allowPrivateCallbacks, this.options.outbound.dnsTimeoutMs);
+      const to = await resolveCallback(url, this.options.allowPrivateCallbacks, { timeoutMs: this.options.outbound.dnsTimeoutMs });
       const res = await send(url, to, { method: "GET" }, this.options.outbound, this.agent);
       confirmed = res.status >= 200 && res.status < 300 && !res.truncated && res.body === challenge;
     } catch (error) {
@@ -185,7 +185,7 @@ export class Hub {
     let ok = false;
     try {
       const url = new URL(d.callback);
-      const to = await resolveCallback(url, this.options.allowPrivateCallbacks, this.options.outbound.dnsTimeoutMs);
+      const to = await resolveCallback(url, this.options.allowPrivateCallbacks, { timeoutMs: this.options.outbound.dnsTimeoutMs });
       const res = await send(url, to, { method: "POST", headers, body: file.body }, this.options.outbound, this.agent);
       ok = res.status >= 200 && res.status < 300;
     } catch {

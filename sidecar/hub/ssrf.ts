@@ -53,10 +53,11 @@ function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
  * shared pool of 4 threads, where a slow DNS server would stall file reads, and has no timeout.
  * "localhost" and its subdomains are loopback without asking anyone (RFC 6761 §6.3).
  */
-async function resolveName(host: string, timeoutMs: number): Promise<{ address: string; family: number }[]> {
+async function resolveName(host: string, dns: DnsOptions): Promise<{ address: string; family: number }[]> {
   const name = host.toLowerCase().replace(/\.$/, "");
   if (name === "localhost" || name.endsWith(".localhost")) return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
-  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  const resolver = new Resolver({ timeout: dns.timeoutMs, tries: 1 });
+  if (dns.servers) resolver.setServers(dns.servers);
   const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
   return [
     ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
@@ -69,13 +70,20 @@ export interface ResolvedCallback {
   family: 4 | 6;
 }
 
-export async function resolveCallback(url: URL, allowPrivate: boolean, dnsTimeoutMs = 5_000): Promise<ResolvedCallback> {
+export interface DnsOptions {
+  /** How long one query may take. */
+  timeoutMs: number;
+  /** DNS servers to ask instead of the system's (tests). */
+  servers?: string[];
+}
+
+export async function resolveCallback(url: URL, allowPrivate: boolean, dns: DnsOptions = { timeoutMs: 5_000 }): Promise<ResolvedCallback> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string; family: number }[];
   if (ipaddr.isValid(host)) {
     addresses = [{ address: host, family: host.includes(":") ? 6 : 4 }];
   } else {
-    addresses = await resolveName(host, dnsTimeoutMs);
+    addresses = await resolveName(host, dns);
   }
   if (addresses.length === 0) throw new CallbackRefused(`the callback host ${host} does not resolve`);
   if (!allowPrivate) {

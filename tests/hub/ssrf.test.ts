@@ -1,3 +1,4 @@
+import { createSocket } from "node:dgram";
 import { describe, expect, it } from "vitest";
 import { CallbackRefused, isPublicAddress, resolveCallback } from "../../sidecar/hub/ssrf.ts";
 import { startHub } from "../helpers/hub.ts";
@@ -59,6 +60,24 @@ describe("SSRF guard for callbacks", () => {
 
   it.each(["https://[::127.0.0.1]/cb", "https://[::7f00:1]/cb", "https://[64:ff9b::7f00:1]/cb", "https://[2002:7f00:1::1]/cb"])("refuses %s before connecting", async (url) => {
     await expect(resolveCallback(new URL(url), false)).rejects.toThrow(/not a public address/);
+  });
+
+  it("gives up on a DNS server that never answers after its timeout, with a refusal", async () => {
+    // A DNS server on loopback that reads every query and answers none.
+    const silent = createSocket("udp4");
+    let queries = 0;
+    silent.on("message", () => queries++);
+    await new Promise<void>((r) => silent.bind(0, "127.0.0.1", r));
+    try {
+      const started = Date.now();
+      const dns = { timeoutMs: 300, servers: [`127.0.0.1:${silent.address().port}`] };
+      await expect(resolveCallback(new URL("https://subscriber.invalid/cb"), false, dns)).rejects.toThrow(/does not resolve/);
+      expect(queries).toBeGreaterThan(0);
+      // c-ares gives up after its timeout (it may double it once); not libuv's thread pool.
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      silent.close();
+    }
   });
 
   it("refuses a name that resolves to a private address", async () => {
