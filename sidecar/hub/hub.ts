@@ -96,6 +96,22 @@ export class Hub {
       });
   }
 
+  /**
+   * Resolves once nothing is in flight and nothing is due: every intent verified or refused,
+   * every due notification sent or rescheduled. What tests (and a graceful stop) can wait for
+   * instead of sleeping; retries scheduled for later do not count.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.ticking;
+      await Promise.all(this.work);
+      if (this.stopped) return;
+      if (this.work.size === 0 && !this.ticking && !(await this.store.hasDueWork(this.now()))) return;
+      this.kick();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   /** A publish ping: reload dist/, then notify the subscribers of each topic whose content changed. */
   async publish(topicUrls: string[]): Promise<PublishResult> {
     await this.bundle.reloadIfChanged();

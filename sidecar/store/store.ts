@@ -199,6 +199,16 @@ export class HubStore implements Revocations {
     return Number(result.numDeletedRows);
   }
 
+  /** Whether an intent or a delivery is waiting to be claimed now. */
+  async hasDueWork(now: number): Promise<boolean> {
+    const intent = await this.db.selectFrom("intents").select("id")
+      .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<", now)])).limit(1).executeTakeFirst();
+    if (intent) return true;
+    const delivery = await this.db.selectFrom("deliveries").select("id").where("next_attempt_at", "<=", now)
+      .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<", now)])).limit(1).executeTakeFirst();
+    return delivery !== undefined;
+  }
+
   async pendingDeliveries(): Promise<number> {
     return Number((await this.db.selectFrom("deliveries").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
   }

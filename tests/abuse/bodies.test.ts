@@ -138,8 +138,9 @@ describe("a client that goes away mid-body", () => {
         }, 100);
       });
     });
-    // Give the server the time to notice the reset and run its error path.
-    await new Promise((r) => setTimeout(r, 300));
+    // The server has seen the reset, and its error path has had its turn.
+    await until(() => new Promise<boolean>((r) => server.getConnections((_, n) => r(n === 0))), "the connection closed");
+    await new Promise((r) => setImmediate(r));
     expect(h.logged.slice(logged)).toEqual([]);
   });
 });

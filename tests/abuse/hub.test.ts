@@ -32,8 +32,8 @@ describe("subscription limits", () => {
     expect(statuses.filter((s) => s === 202)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     await until(async () => (await h!.store.countSubscriptions()) === 3, "3 verified");
-    // Still three once verified: nothing else slipped through.
-    await new Promise((r) => setTimeout(r, 200));
+    // Still three once every verification is done: nothing else slipped through.
+    await h.hub.settled();
     expect(await h.store.countSubscriptions()).toBe(3);
   });
 
@@ -64,7 +64,7 @@ describe("verification requests", () => {
     const res = await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(s) });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: "not_subscribed" });
-    await new Promise((r) => setTimeout(r, 300));
+    await h.hub.settled();
     expect(subscriber.of(s)).toEqual([]);
   });
 

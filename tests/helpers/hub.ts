@@ -1,5 +1,6 @@
 /** A sidecar with its WebSub hub, on a small data folder that tests can change and rebuild. */
 import { join } from "node:path";
+import Database from "libsql";
 import { createApp } from "../../sidecar/app.ts";
 import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
 import { DEFAULT_HUB_OPTIONS, Hub, type HubOptions } from "../../sidecar/hub/hub.ts";
@@ -27,6 +28,8 @@ export interface HubHarness {
   changeData: (text: string) => Promise<void>;
   subscribe: (form: Record<string, string>) => Promise<Response>;
   post: (form: URLSearchParams | Record<string, string>) => Promise<Response>;
+  /** Move the hub's clock forward (it otherwise follows the real one): leases, retries. */
+  advance: (ms: number) => void;
   /** What the app logged (outages, bugs), also printed. */
   logged: string[];
   close: () => Promise<void>;
@@ -48,6 +51,7 @@ export async function startHub(
     if (run.code !== 0) throw new Error(run.stderr);
   }
   const bundle = new BundleRef(await loadBundle(dist), dist, { baseUrl: BASE_URL });
+  let offset = 0;
   store ??= await openSqlite(join(await tempDir(), "hub.db"));
   const hub = new Hub(store, bundle, BASE_URL, {
     ...DEFAULT_HUB_OPTIONS,
@@ -57,7 +61,7 @@ export async function startHub(
     pollMs: 50,
     claimMs: 5_000,
     ...options,
-  }, () => {});
+  }, () => {}, () => Date.now() + offset);
   const hubOptions: HubRouteOptions = {
     baseUrl: BASE_URL,
     allowPrivateCallbacks: true,
@@ -77,6 +81,9 @@ export async function startHub(
     app.request("/api/websub/hub", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form as Record<string, string>).toString() });
   return {
     app, hub, store, bundle, data, dist, logged,
+    advance: (ms) => {
+      offset += ms;
+    },
     post,
     subscribe: (form) => post({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, ...form }),
     changeData: async (text) => {
@@ -89,4 +96,20 @@ export async function startHub(
       await store!.close();
     },
   };
+}
+
+/**
+ * Verified subscriptions in a sidecar process's SQLite file (STATE_DIR/hub.db), read beside the
+ * running process (WAL): what a test waits for instead of sleeping. 0 while the file is not there.
+ */
+export async function subscriptionsIn(file: string): Promise<number> {
+  let db: InstanceType<typeof Database> | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true } as never);
+    return Number((db.prepare("select count(*) as n from subscriptions").get() as { n: number }).n);
+  } catch {
+    return 0;
+  } finally {
+    db?.close();
+  }
 }

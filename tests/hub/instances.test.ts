@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { tempDir } from "../helpers/data.ts";
-import { startHub, TOPIC } from "../helpers/hub.ts";
+import { startHub, subscriptionsIn, TOPIC } from "../helpers/hub.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 import { startProcess } from "../helpers/serve.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
@@ -31,7 +31,8 @@ describe.skipIf(!postgres)("two instances sharing PostgreSQL", () => {
       const bodies = await Promise.all(pings.map((p) => p.json()));
       expect(bodies.map((x) => x.notifications).sort()).toEqual([0, 200]);
       await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 20_000);
-      await new Promise((r) => setTimeout(r, 500));
+      // Both instances have nothing left to send: no second notification is coming.
+      await Promise.all([a.hub.settled(), b.hub.settled()]);
       expect(names.filter((n) => subscriber.of(n, "POST").length !== 1)).toEqual([]);
     } finally {
       await a.close();
@@ -68,7 +69,7 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
     try {
       await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }))));
       await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length === 1), 20_000);
-      await new Promise((r) => setTimeout(r, 300));
+      await until(async () => (await subscriptionsIn(join(dir, "state", "hub.db"))) === names.length, "200 subscriptions stored", 10_000);
       // Slow subscribers, so that the kill lands in the middle of the fan-out.
       for (const n of names) subscriber.behave(n, { kind: "slow", ms: 400 });
       await h.changeData("The change the crash must not lose.");
