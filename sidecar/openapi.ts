@@ -3,7 +3,7 @@
  * with, so the description cannot drift from the behaviour.
  */
 import { z } from "zod";
-import { ReviewsDataset } from "../data/schema/public.ts";
+import { JsonFeed, ReviewsDataset } from "../data/schema/public.ts";
 import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./schema.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -36,9 +36,16 @@ const validators = {
 const topicLinks = { Link: { description: 'WebSub discovery: the hub (rel="hub") and this topic (rel="self")', schema: { type: "string" } } };
 const notModified = { description: "Not modified: the request's If-None-Match or If-Modified-Since matches", headers: validators };
 
-function dataset(summary: string, schema: JsonSchema, type: string, topic: boolean) {
+/**
+ * Any route can answer 400 before it runs: h3 refuses a URL whose percent-encoding is malformed
+ * (the static datasets have no other client error to describe).
+ */
+const malformedUrl = error("Malformed URL (bad percent-encoding)");
+
+function dataset(operationId: string, summary: string, schema: JsonSchema, type: string, topic: boolean) {
   return {
     get: {
+      operationId,
       summary,
       parameters: [
         { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
@@ -47,6 +54,7 @@ function dataset(summary: string, schema: JsonSchema, type: string, topic: boole
       responses: {
         "200": { description: "OK", headers: { ...validators, ...(topic ? topicLinks : {}) }, ...json(schema, type) },
         "304": notModified,
+        "400": malformedUrl,
       },
     },
   };
@@ -62,13 +70,16 @@ export function openApiDocument(baseUrl: string) {
         "Read-only reviews of one local pest-control business, with aspect-based insights. No key, account or token: every route is public and an Authorization header is ignored. JSON member names are snake_case; dates are YYYY-MM-DD; timestamps are RFC 3339 UTC. Errors have the body { error, message, issues? }.",
     },
     servers: [{ url: baseUrl }],
+    // Deliberately public: no route takes a key, a token or an account (OpenAPI 3.1 §4.8.10).
+    security: [],
     paths: {
-      "/reviews.json": dataset("Business, aggregate rating and every published review, newest first", ref("ReviewsDataset"), "application/json", true),
-      "/insights.json": dataset("Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", { type: "object", required: ["aspects", "entities", "topics", "faq", "summary"] }, "application/json", false),
-      "/api/feed.json": dataset("JSON Feed 1.1 of the 50 newest reviews", { type: "object", required: ["version", "title", "items"] }, "application/feed+json", true),
-      "/feed.xml": dataset("Atom feed of the 50 newest reviews", { type: "string" }, "application/atom+xml", true),
+      "/reviews.json": dataset("getReviews", "Business, aggregate rating and every published review, newest first", ref("ReviewsDataset"), "application/json", true),
+      "/insights.json": dataset("getInsights", "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", { type: "object", required: ["aspects", "entities", "topics", "faq", "summary"] }, "application/json", false),
+      "/api/feed.json": dataset("getJsonFeed", "JSON Feed 1.1 of the 50 newest reviews", ref("JsonFeed"), "application/feed+json", true),
+      "/feed.xml": dataset("getAtomFeed", "Atom feed of the 50 newest reviews", { type: "string" }, "application/atom+xml", true),
       "/api/reviews/search": {
         get: {
+          operationId: "searchReviews",
           summary: "Search reviews",
           description: "All filters combine with AND (rating and min_rating too). Newest first: date, then id, descending. Follow next_cursor to read every match.",
           parameters: parameters(SearchParams as unknown as z.ZodObject, "query"),
@@ -77,6 +88,7 @@ export function openApiDocument(baseUrl: string) {
       },
       "/api/reviews/since/{date}": {
         get: {
+          operationId: "getReviewsSince",
           summary: "Reviews dated on or after a day, and the ids withdrawn since",
           parameters: [...parameters(SincePath, "path"), ...parameters(SinceQuery, "query")],
           responses: {
@@ -88,6 +100,7 @@ export function openApiDocument(baseUrl: string) {
       },
       "/api/websub/hub": {
         post: {
+          operationId: "websubHub",
           summary: "WebSub hub: subscribe, unsubscribe, or ping after a publish",
           description:
             "subscribe/unsubscribe: 202, then the hub verifies intent with a GET to the callback (hub.mode, hub.topic, hub.challenge, hub.lease_seconds); the callback must answer 2xx with the challenge as its exact body. Notifications POST the topic's full content (application/atom+xml, application/feed+json or application/json) with Link rel=hub and rel=self, and X-Hub-Signature when a secret was given; 3 consecutive failures end the subscription. publish: reloads the build and notifies the subscribers of each topic whose content changed.",
@@ -105,6 +118,7 @@ export function openApiDocument(baseUrl: string) {
       },
       "/mcp": {
         post: {
+          operationId: "mcpMessage",
           summary: "Model Context Protocol (streamable HTTP)",
           description:
             "JSON-RPC 2.0 over streamable HTTP (MCP 2025-06-18). Send Accept: application/json, text/event-stream. initialize returns Mcp-Session-Id; send it on every later request (missing: 400; unknown, expired or ended: 404). A foreign Origin gets 403. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights.",
@@ -124,6 +138,7 @@ export function openApiDocument(baseUrl: string) {
           },
         },
         delete: {
+          operationId: "mcpEndSession",
           summary: "End an MCP session",
           parameters: [{ name: "Mcp-Session-Id", in: "header", required: true, schema: { type: "string" } }],
           responses: {
@@ -135,12 +150,13 @@ export function openApiDocument(baseUrl: string) {
         },
       },
       "/.well-known/openapi.json": {
-        get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1.0", ...json({ type: "object" }) } } },
+        get: { operationId: "getOpenApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1.0", ...json({ type: "object" }) }, "400": malformedUrl } },
       },
     },
     components: {
       schemas: {
         ReviewsDataset: jsonSchema(ReviewsDataset),
+        JsonFeed: jsonSchema(JsonFeed),
         ReviewPage: jsonSchema(ReviewPage),
         SincePage: jsonSchema(SincePage),
         Error: jsonSchema(ErrorBody),

@@ -44,6 +44,40 @@ export const ReviewsDataset = z.strictObject({
   reviews: z.array(PublicReview).describe("Every published review, newest first (date, then id, descending)"),
 });
 
+const FeedAuthor = z.strictObject({ name: z.string(), url: z.url().optional() });
+
+/** `/api/feed.json`: JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/), one item per review. */
+export const JsonFeed = z.strictObject({
+  version: z.literal("https://jsonfeed.org/version/1.1"),
+  title: z.string(),
+  home_page_url: z.url(),
+  feed_url: z.url(),
+  description: z.string(),
+  language: z.string(),
+  authors: z.array(FeedAuthor),
+  hubs: z.array(z.strictObject({ type: z.literal("WebSub"), url: z.url() })).describe("JSON Feed 1.1: the WebSub hub to subscribe at"),
+  items: z.array(z.strictObject({
+    id: z.url().describe("The review's permalink, also its id"),
+    url: z.url(),
+    title: z.string().describe("Stars, reviewer and service, e.g. 5/5 from Maria G. on Ant control"),
+    content_text: z.string(),
+    date_published: Timestamp,
+    date_modified: Timestamp.optional().describe("When the review was edited or answered, if it was"),
+    authors: z.array(FeedAuthor),
+    tags: z.array(Slug).describe("Service ids"),
+    _review: z.strictObject({
+      about: z.url().describe("Where this extension is described (the OpenAPI document)"),
+      id: Slug,
+      rating: Rating,
+      date: IsoDate,
+      technicians: z.array(Slug),
+      services: z.array(Slug),
+      service_area: Slug,
+      response: OwnerResponse.optional(),
+    }).describe("The review's fields JSON Feed has no member for (an extension, JSON Feed 1.1)"),
+  })).describe("The 50 newest reviews, newest first"),
+});
+
 /** A review taken down, as the bundle keeps it for `since`'s `removed`. */
 export const Withdrawal = z.strictObject({ id: Slug, at: Timestamp });
 
@@ -53,3 +87,4 @@ export type AggregateRating = z.infer<typeof AggregateRating>;
 export type RatingCounts = z.infer<typeof RatingCounts>;
 export type ReviewsDataset = z.infer<typeof ReviewsDataset>;
 export type Withdrawal = z.infer<typeof Withdrawal>;
+export type JsonFeed = z.infer<typeof JsonFeed>;
