@@ -129,10 +129,24 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
     const problem = await checkSession(deps, revoked, request);
     if (problem) return problem;
   }
-  if (batch) return answerBatch(messages, (message) => answer(deps, pool, request, message, tools));
-  const response = await answer(deps, pool, request, body, tools);
+  const asked = acceptingAnything(request);
+  if (batch) return answerBatch(messages, (message) => answer(deps, pool, asked, message, tools));
+  const response = await answer(deps, pool, asked, body, tools);
   if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue());
   return response;
+}
+
+/**
+ * An Accept of any type (star/star, what many HTTP clients send) takes JSON: the SDK asks for both
+ * application/json and text/event-stream by name and answers 406 otherwise, so such a request is
+ * handed on as if it had named them. The answer is JSON either way (enableJsonResponse).
+ */
+function acceptingAnything(request: Request): Request {
+  const accept = request.headers.get("accept") ?? "";
+  if (!/(^|,)\s*\*\/\*/.test(accept) || (accept.includes("application/json") && accept.includes("text/event-stream"))) return request;
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(request.url, { method: request.method, headers });
 }
 
 /**
@@ -275,6 +289,9 @@ function createServer(deps: McpDeps): McpServer {
   registerTools(server, deps.bundle, deps.baseUrl);
   registerResources(server, deps.bundle, deps.baseUrl);
   registerPrompts(server, deps.bundle);
+  // The SDK advertises listChanged for each; this server never sends those notifications (it has
+  // no stream to send them on: GET /mcp is 405, and its lists do not change while it runs).
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
 }
 

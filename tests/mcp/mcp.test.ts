@@ -26,6 +26,11 @@ describe("MCP with the SDK's client over HTTP", () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
   });
 
+  it("advertises no list-change notifications: it has no stream to send them on", () => {
+    const capabilities = client.getServerCapabilities()!;
+    for (const kind of ["tools", "resources", "prompts"] as const) expect(capabilities[kind]?.listChanged, kind).not.toBe(true);
+  });
+
   it("lists read-only tools with descriptions, input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["get_business", "get_insights", "get_review", "get_reviews_since", "search_reviews"]);
@@ -239,6 +244,17 @@ describe("MCP sessions and protocol errors", () => {
     } finally {
       await guarded.close();
     }
+  });
+
+  it("takes Accept: */* as HTTP clients commonly send it, and still refuses an Accept that names neither type (406)", async () => {
+    const init = await rpc(async (p, i) => sidecar.app.request(p, i), INITIALIZE, { accept: "*/*" });
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_business", arguments: {} } };
+    const res = await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "*/*", "mcp-session-id": session });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.structuredContent.business.name).toBe("Valley Shield Pest Control");
+    expect((await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "text/html", "mcp-session-id": session })).status).toBe(406);
   });
 
   it("answers GET /mcp with 405: there is no stream to push", async () => {
