@@ -15,7 +15,7 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   const body = `<h1>Reviews</h1>
 <form id="filters" class="filters" action="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
 <div><label for="f-query">Words</label><input id="f-query" name="query" type="search" placeholder="e.g. spiders"></div>
-<div><label for="f-rating">Stars</label><select id="f-rating" name="rating"><option value="">Any</option>${[5, 4, 3, 2, 1].map((s) => `<option value="${s}">${s} stars</option>`).join("")}</select></div>
+<div><label for="f-rating">Stars</label><select id="f-rating" name="rating"><option value="">Any</option>${[5, 4, 3, 2, 1].map((s) => `<option value="${s}">${s} ${s === 1 ? "star" : "stars"}</option>`).join("")}</select></div>
 <div><label for="f-min">At least</label><select id="f-min" name="min_rating"><option value="">Any</option>${[4, 3, 2].map((s) => `<option value="${s}">${s} stars</option>`).join("")}</select></div>
 <div><label for="f-tech">Technician</label><select id="f-tech" name="mentions_technician"><option value="">Any</option>${options(business.technicians)}</select></div>
 <div><label for="f-service">Service</label><select id="f-service" name="mentions_service"><option value="">Any</option>${options(business.services)}</select></div>

@@ -68,3 +68,13 @@ describe("discovery", () => {
     for (const u of urls) expect(u.lastmod).toMatch(/^\d{4}-\d\d-\d\d$/);
   });
 });
+
+describe("words people read", () => {
+  it("says 1 star, not 1 stars, on the home page and in the reviews filter", async () => {
+    for (const page of ["index.html", "reviews/index.html"]) {
+      const html = await read(page);
+      expect(html, page).not.toMatch(/\b1 stars\b/);
+      expect(html, page).toMatch(/\b1 star\b/);
+    }
+  });
+});
