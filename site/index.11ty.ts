@@ -13,7 +13,7 @@ export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string
     .map((star) => {
       const count = rating.rating_counts[star];
       const pct = rating.review_count ? Math.round((count / rating.review_count) * 100) : 0;
-      return `<li><span class="label">${star} ${star === 1 ? "star" : "stars"}</span><span class="bar" aria-hidden="true"><span style="width:${Math.round((count / max) * 100)}%"></span></span><span class="count">${count} (${pct}%)</span></li>`;
+      return `<li><span class="label">${star} ${star === "1" ? "star" : "stars"}</span><span class="bar" aria-hidden="true"><span style="width:${Math.round((count / max) * 100)}%"></span></span><span class="count">${count} (${pct}%)</span></li>`;
     })
     .join("\n");
   const ld = {
