@@ -3,6 +3,7 @@
  * with, so the description cannot drift from the behaviour.
  */
 import { z } from "zod";
+import { Insights } from "../data/schema/insights.ts";
 import { JsonFeed, ReviewsDataset } from "../data/schema/public.ts";
 import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./schema.ts";
 
@@ -74,7 +75,7 @@ export function openApiDocument(baseUrl: string) {
     security: [],
     paths: {
       "/reviews.json": dataset("getReviews", "Business, aggregate rating and every published review, newest first", ref("ReviewsDataset"), "application/json", true),
-      "/insights.json": dataset("getInsights", "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", { type: "object", required: ["aspects", "entities", "topics", "faq", "summary"] }, "application/json", false),
+      "/insights.json": dataset("getInsights", "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", ref("Insights"), "application/json", false),
       "/api/feed.json": dataset("getJsonFeed", "JSON Feed 1.1 of the 50 newest reviews", ref("JsonFeed"), "application/feed+json", true),
       "/feed.xml": dataset("getAtomFeed", "Atom feed of the 50 newest reviews", { type: "string" }, "application/atom+xml", true),
       "/api/reviews/search": {
@@ -157,6 +158,7 @@ export function openApiDocument(baseUrl: string) {
       schemas: {
         ReviewsDataset: jsonSchema(ReviewsDataset),
         JsonFeed: jsonSchema(JsonFeed),
+        Insights: jsonSchema(Insights),
         ReviewPage: jsonSchema(ReviewPage),
         SincePage: jsonSchema(SincePage),
         Error: jsonSchema(ErrorBody),

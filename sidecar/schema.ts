@@ -43,8 +43,8 @@ export const SinceQuery = z.strictObject({
 export const SincePath = z.strictObject({ date: IsoDate.describe("Day (YYYY-MM-DD); reviews dated on or after it are returned") });
 
 export const ReviewPage = z.object({
-  count: z.int().describe("Number of reviews in this response"),
-  total: z.int().describe("Number of reviews matching, over all pages"),
+  count: z.int().min(0).describe("Number of reviews in this response"),
+  total: z.int().min(0).describe("Number of reviews matching, over all pages"),
   reviews: z.array(PublicReview).describe("Newest first: date, then id, descending"),
   next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
 });

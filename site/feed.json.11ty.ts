@@ -1,17 +1,13 @@
 /** `/api/feed.json`: JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the newest reviews. */
-import { z } from "zod";
 import { JsonFeed } from "../data/schema/public.ts";
 import type { Feed } from "../build/feed.ts";
 import type { SiteData } from "../build/render.ts";
+import { checkedJson } from "./_lib/checked.ts";
 
 export const data = { permalink: "/api/feed.json", eleventyExcludeFromCollections: true };
 
 export function render({ feed, dataset, openapiUrl }: SiteData): string {
-  const body = jsonFeed(feed, dataset.business.name, openapiUrl);
-  // The schema the OpenAPI document publishes: the build never writes a feed it contradicts.
-  const checked = JsonFeed.safeParse(body);
-  if (!checked.success) throw new Error(`api/feed.json does not match its schema: ${z.prettifyError(checked.error)}`);
-  return JSON.stringify(body);
+  return checkedJson("api/feed.json", JsonFeed, jsonFeed(feed, dataset.business.name, openapiUrl));
 }
 
 function jsonFeed(feed: Feed, businessName: string, openapiUrl: string): JsonFeed {

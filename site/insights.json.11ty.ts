@@ -1,8 +1,10 @@
 /** `/insights.json`: figures computed from the reviews at build time (build/insights.ts). */
+import { Insights } from "../data/schema/insights.ts";
 import type { SiteData } from "../build/render.ts";
+import { checkedJson } from "./_lib/checked.ts";
 
 export const data = { permalink: "/insights.json", eleventyExcludeFromCollections: true };
 
 export function render({ insights }: SiteData): string {
-  return JSON.stringify(insights);
+  return checkedJson("insights.json", Insights, insights);
 }

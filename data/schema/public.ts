@@ -27,11 +27,12 @@ export const PublicBusiness = Business.omit({ updated: true }).extend({
   updated: Timestamp,
 });
 
-export const RatingCounts = z.strictObject({ "1": z.int(), "2": z.int(), "3": z.int(), "4": z.int(), "5": z.int() });
+const Count = z.int().min(0);
+export const RatingCounts = z.strictObject({ "1": Count, "2": Count, "3": Count, "4": Count, "5": Count });
 
 export const AggregateRating = z.strictObject({
   rating_value: z.number().describe("Mean star rating, rounded to two decimals (0 when there are no reviews)"),
-  review_count: z.int(),
+  review_count: Count,
   best_rating: z.literal(5),
   worst_rating: z.literal(1),
   rating_counts: RatingCounts.describe("Number of reviews per star"),

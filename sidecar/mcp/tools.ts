@@ -36,8 +36,8 @@ const CompactReview = z.object({
 const AnyReview = z.union([CompactReview, PublicReview]);
 
 const PageOut = {
-  count: z.int().describe("Reviews in this result"),
-  total: z.int().describe("Reviews matching, over all pages"),
+  count: z.int().min(0).describe("Reviews in this result"),
+  total: z.int().min(0).describe("Reviews matching, over all pages"),
   reviews: z.array(AnyReview).describe("Newest first"),
   next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
 };

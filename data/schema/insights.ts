@@ -1,0 +1,71 @@
+/**
+ * `/insights.json`, the shape the build writes (it checks its output against this) and the
+ * OpenAPI document publishes: figures computed from the reviews, each citing its reviews.
+ */
+import { z } from "zod";
+import { AggregateRating, RatingCounts } from "./public.ts";
+import { IsoDate, Slug, Timestamp } from "./records.ts";
+
+const Count = z.int().min(0);
+const AspectId = z.string().regex(/^[a-z_]+$/).describe("Aspect id, e.g. punctuality, follow_up");
+const Quarter = z.string().regex(/^\d{4}-Q[1-4]$/).describe("Calendar quarter, e.g. 2025-Q3");
+const Score = z.number().min(-1).max(1).nullable().describe("(positive − negative) / total, from −1 to 1; null with no mentions");
+const Polarity = z.enum(["positive", "negative", "neutral"]);
+const PolarityCounts = { positive: Count, negative: Count, neutral: Count, total: Count.describe("Mentions in all") };
+const ReviewIds = z.array(Slug).describe("The reviews this figure is computed from");
+
+const Evidence = z.strictObject({
+  review_ids: ReviewIds,
+  reviews_url: z.url().optional().describe("A search that returns exactly these reviews, where the API has one"),
+});
+
+const MentionRef = z.strictObject({
+  review_id: Slug,
+  polarity: Polarity,
+  from: Count.describe("Start of the quoted clause in the review's text (UTF-16 offset)"),
+  to: Count.describe("End of the quoted clause, exclusive"),
+});
+
+const AspectProfile = z.strictObject({ id: AspectId, ...PolarityCounts, score: Score });
+
+const Entity = z.strictObject({
+  id: Slug,
+  name: z.string(),
+  review_count: Count,
+  average_rating: z.number().min(0).max(5).describe("Mean stars of its reviews (0 with none)"),
+  rating_counts: RatingCounts,
+  first_review_date: IsoDate.nullable(),
+  last_review_date: IsoDate.nullable(),
+  aspects: z.array(AspectProfile),
+  review_ids: ReviewIds,
+  reviews_url: z.url().optional().describe("The search for its reviews"),
+});
+
+export const Insights = z.strictObject({
+  generated_from: z.strictObject({ review_count: Count, updated: Timestamp }),
+  method: z.url().describe("How the figures are computed, and how accurate they are"),
+  overview: AggregateRating.extend({
+    by_quarter: z.array(z.strictObject({ quarter: Quarter, review_count: Count, average_rating: z.number().min(0).max(5) })),
+  }),
+  aspects: z.array(z.strictObject({
+    id: AspectId,
+    name: z.string(),
+    ...PolarityCounts,
+    score: Score,
+    review_count: Count.describe("Distinct reviews with at least one mention"),
+    trend: z.array(z.strictObject({ quarter: Quarter, ...PolarityCounts, score: Score })),
+    evidence: z.array(MentionRef).describe("Every mention, newest review first"),
+    highlights: z.array(MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") })).describe("The newest quotes of each polarity"),
+  })),
+  entities: z.strictObject({ technicians: z.array(Entity), services: z.array(Entity), service_areas: z.array(Entity) }),
+  topics: z.array(z.strictObject({ id: Slug, label: z.string(), review_count: Count, average_rating: z.number().min(0).max(5), review_ids: ReviewIds })),
+  faq: z.array(z.strictObject({
+    question: z.string(),
+    aspect: AspectId.nullable(),
+    answer: z.string(),
+    raised_by: z.array(Slug).describe("Reviews that raise it as a question or a worry"),
+    evidence: Evidence,
+  })),
+  summary: z.strictObject({ sentences: z.array(z.strictObject({ text: z.string(), evidence: Evidence })) }),
+});
+export type InsightsDataset = z.infer<typeof Insights>;
