@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps): H3 {
   const routes: Record<string, Methods> = {
     "/api/reviews/search": { GET: defineSearchRoute(deps.bundle) },
     "/api/reviews/since/:date": { GET: defineSinceRoute(deps.bundle) },
-    "/.well-known/openapi.json": { GET: defineOpenApiRoute(baseUrl) },
+    "/.well-known/openapi.json": { GET: defineOpenApiRoute(deps.bundle, baseUrl) },
     "/mcp": defineMcpRoute({ ...deps.mcp, bundle: deps.bundle, baseUrl, version: VERSION }),
     ...(deps.hub && { "/api/websub/hub": defineHubRoute(deps.hub.hub, deps.hub.options) }),
   };

@@ -61,7 +61,26 @@ function dataset(operationId: string, summary: string, schema: JsonSchema, type:
   };
 }
 
-export function openApiDocument(baseUrl: string) {
+/** What the business has, for the parameters that name it: a schema-driven client picks from these. */
+export interface KnownIds {
+  services: { id: string }[];
+  technicians: { id: string; name: string }[];
+}
+
+/**
+ * mentions_service takes a service id; mentions_technician an id, a name, or a first name only
+ * one technician has (search/run.ts): as enums, a client that fills parameters from the schema
+ * sends only what the server takes.
+ */
+function withKnownIds(params: JsonSchema[], known?: KnownIds): JsonSchema[] {
+  if (!known) return params;
+  const firsts = known.technicians.map((t) => t.name.split(/\s+/)[0]!);
+  const technician = [...known.technicians.flatMap((t) => [t.id, t.name]), ...firsts.filter((f) => firsts.indexOf(f) === firsts.lastIndexOf(f))];
+  const enums: Record<string, string[]> = { mentions_service: known.services.map((s) => s.id), mentions_technician: [...new Set(technician)] };
+  return params.map((p) => (enums[p.name as string] ? { ...p, schema: { ...(p.schema as JsonSchema), enum: enums[p.name as string] } } : p));
+}
+
+export function openApiDocument(baseUrl: string, known?: KnownIds) {
   return {
     openapi: "3.1.0",
     info: {
@@ -83,7 +102,7 @@ export function openApiDocument(baseUrl: string) {
           operationId: "searchReviews",
           summary: "Search reviews",
           description: "All filters combine with AND (rating and min_rating too). Newest first: date, then id, descending. Follow next_cursor to read every match.",
-          parameters: parameters(SearchParams as unknown as z.ZodObject, "query"),
+          parameters: withKnownIds(parameters(SearchParams as unknown as z.ZodObject, "query"), known),
           responses: { "200": { description: "Matching reviews", ...json(ref("ReviewPage")) }, "400": error("Invalid parameters; issues names each one") },
         },
       },

@@ -38,7 +38,7 @@ function type(p: Parameter): string {
 }
 
 export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string {
-  const doc = openApiDocument(baseUrl) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>> };
+  const doc = openApiDocument(baseUrl, dataset.business) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>> };
   const sections = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const key = `${method.toUpperCase()} ${path}`;

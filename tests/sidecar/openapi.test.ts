@@ -76,6 +76,21 @@ describe("/.well-known/openapi.json", () => {
     expect(seen.filter((p) => !known(p))).toEqual([]);
   });
 
+  it("lists the ids the server takes as enums, each of which the search accepts", async () => {
+    const params = doc.paths["/api/reviews/search"].get.parameters as { name: string; schema: { enum?: string[] } }[];
+    const services = params.find((p) => p.name === "mentions_service")!.schema.enum!;
+    const technicians = params.find((p) => p.name === "mentions_technician")!.schema.enum!;
+    const reviews = JSON.parse(await (await sidecar.app.request("/reviews.json")).text());
+    expect(services).toEqual(reviews.business.services.map((s: { id: string }) => s.id));
+    for (const t of reviews.business.technicians) expect(technicians).toEqual(expect.arrayContaining([t.id, t.name]));
+    for (const [name, values] of [["mentions_service", services], ["mentions_technician", technicians]] as const) {
+      for (const value of values) {
+        const res = await sidecar.app.request(`/api/reviews/search?limit=1&${name}=${encodeURIComponent(value)}`);
+        expect(res.status, `${name}=${value}`).toBe(200);
+      }
+    }
+  });
+
   it("gives every operation an operationId and a 4xx answer, and declares the API public", () => {
     expect(doc.security).toEqual([]);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
