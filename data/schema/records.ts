@@ -9,8 +9,19 @@ export const Slug = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: "expected a slug: lowercase letters, digits and single hyphens" })
   .max(64);
 
-/** A calendar date, YYYY-MM-DD; `2025-02-30` is refused (zod checks the calendar). */
-export const IsoDate = z.iso.date({ error: "expected a real calendar date as YYYY-MM-DD" });
+/** A calendar date, YYYY-MM-DD; `2025-02-30` is refused. */
+export const IsoDate = z
+  .string()
+  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" })
+  // What JSON Schema says of it: zod's own z.iso.date() writes a 300-character pattern into every
+  // schema (the OpenAPI document, each MCP tool), where format "date" says the same.
+  .meta({ format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" });
+
+function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const day = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === s;
+}
 
 /** An RFC 3339 UTC timestamp, e.g. `2025-03-02T18:40:00Z`. */
 export const Timestamp = z.iso.datetime({ error: "expected an RFC 3339 UTC timestamp like 2025-03-02T18:40:00Z" });

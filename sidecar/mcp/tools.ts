@@ -1,7 +1,10 @@
 /**
  * The MCP tools: read-only views of the same bundle the HTTP API serves, with input schemas from
  * the same zod definitions, structured results and a short text rendering. Results are compact
- * by default (sized for a model's context) and link each review's permalink.
+ * by default, sized for a model's context: a page of reviews carries each review once in full
+ * (its text line: date, stars, author, id, excerpt) and once as machine fields (structured), with
+ * the permalink pattern given once; output schemas type what a client reads, without repeating
+ * the input descriptions. Sizes are checked in tests/mcp/economy.test.ts.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -16,30 +19,29 @@ import type { Page } from "../search/reviews.ts";
 import { decodeCursor, encodeCursor, searchReviews } from "../search/run.ts";
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
-const EXCERPT = 280;
+const EXCERPT = 120;
 
 const Detail = z.enum(["compact", "full"]).default("compact")
-  .describe('"compact" (default): id, date, rating, author, an excerpt and the permalink; "full": every field and the whole text');
+  .describe('"compact" (default): each review as a text line (date, stars, author, id, excerpt), and its id, date, stars, technicians and services as data; "full": every field, the whole text and the owner\'s reply');
 
-const CompactReview = z.object({
-  id: Slug,
-  url: z.string(),
-  date: IsoDate,
-  rating: z.int(),
-  author: z.string(),
-  excerpt: z.string().describe(`The text, cut at ${EXCERPT} characters`),
-  technicians: z.array(z.string()),
-  services: z.array(z.string()),
-  service_area: z.string(),
-  has_owner_response: z.boolean(),
-});
-const AnyReview = z.union([CompactReview, PublicReview]);
+/** A review in a compact page's structured result: its author and text are in its text line. */
+interface CompactReview {
+  id: string;
+  date: string;
+  rating: number;
+  technicians: string[];
+  services: string[];
+  /** Present (true) when the business replied. */
+  replied?: true;
+}
 
+/** What a client reads in a page of reviews; members of the reviews are typed where all share them. */
 const PageOut = {
-  count: z.int().min(0).describe("Reviews in this result"),
-  total: z.int().min(0).describe("Reviews matching, over all pages"),
-  reviews: z.array(AnyReview).describe("Newest first"),
-  next_cursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page"),
+  count: z.int().min(0),
+  total: z.int().min(0),
+  review_url: z.string().describe("Permalink of a review: replace {id}"),
+  reviews: z.array(z.looseObject({ id: Slug, date: IsoDate, rating: z.int() })),
+  next_cursor: z.string().optional(),
 };
 
 /**
@@ -86,8 +88,12 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
       description:
         "Who the business is: name, description, phone, email, address, opening hours, the services it offers (with ids), its technicians (with ids), the towns it serves, and its aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
       inputSchema: z.strictObject({}),
-      outputSchema: { business: PublicBusiness, aggregate_rating: AggregateRating, links: z.record(z.string(), z.string()) },
-      annotations: { title: "Business details and rating", ...READ_ONLY },
+      outputSchema: {
+        business: z.looseObject({ name: z.string(), services: z.array(z.looseObject({ id: Slug })), technicians: z.array(z.looseObject({ id: Slug })) }),
+        aggregate_rating: z.looseObject({ rating_value: z.number(), review_count: z.int().min(0) }),
+        links: z.record(z.string(), z.string()),
+      },
+      annotations: READ_ONLY,
     },
     async () => {
       const { business, aggregate_rating } = ref.current.dataset;
@@ -118,13 +124,13 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
         "Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (YYYY-MM-DD), query (case-insensitive words or phrase in the text), mentions_technician (id or name; a first name works when unique), mentions_service (a service id from get_business). Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.",
       inputSchema: z.strictObject({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
       outputSchema: PageOut,
-      annotations: { title: "Search reviews", ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async ({ detail, ...params }) => {
       const bundle = ref.current;
       const result = searchReviews(bundle, params);
       if (!result.ok) return invalid(result.issues);
-      return pageContent(bundle, result.value.page, detail, `${result.value.page.total} reviews match`);
+      return pageContent(bundle, baseUrl, result.value.page, detail, `${result.value.page.total} reviews match`);
     },
   );
 
@@ -134,8 +140,8 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
       title: "One review",
       description: "The full record of one review by its id (as returned by search_reviews): text, rating, date, technicians, services, area and the owner's reply if any.",
       inputSchema: z.strictObject({ id: Slug.describe("Review id, e.g. r-2025-014") }),
-      outputSchema: { review: PublicReview },
-      annotations: { title: "One review", ...READ_ONLY },
+      outputSchema: { review: z.looseObject({ id: Slug, url: z.string(), date: IsoDate, rating: z.int(), text: z.string() }) },
+      annotations: READ_ONLY,
     },
     async ({ id }) => {
       const bundle = ref.current;
@@ -164,7 +170,7 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
         detail: Detail,
       }),
       outputSchema: { since: IsoDate, removed: z.array(z.string()), ...PageOut },
-      annotations: { title: "Reviews since a date", ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async ({ date, limit, cursor, detail }) => {
       const bundle = ref.current;
@@ -172,7 +178,7 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
       if (after === null) return invalid([{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous result" }]);
       const page = bundle.index.search({ since: date }, limit, after);
       const removed = bundle.withdrawn.filter((w) => w.at.slice(0, 10) >= date).map((w) => w.id);
-      return pageContent(bundle, page, detail, `${page.total} reviews since ${date}; ${removed.length} withdrawn since`, { since: date, removed });
+      return pageContent(bundle, baseUrl, page, detail, `${page.total} reviews since ${date}; ${removed.length} withdrawn since`, { since: date, removed });
     },
   );
 
@@ -189,7 +195,7 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
         service_area: Slug.optional().describe("Service area id"),
       }),
       outputSchema: { insights: z.looseObject({}) },
-      annotations: { title: "Insights", ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async (args) => {
       const given = Object.entries(args).filter(([, v]) => v !== undefined);
@@ -197,8 +203,9 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
       const { insights } = ref.current;
       const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
       if (given.length === 0) {
-        const sized = forModel(insights) as Record<string, unknown>;
-        return { content: [{ type: "text", text: `${JSON.stringify(sized.summary ?? {})}\n${full}` }], structuredContent: { insights: sized } };
+        const sized = overviewOf(insights);
+        const text = `${(sized.summary as string[]).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
+        return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
       }
       const [kind, value] = given[0] as [keyof typeof args, string];
       const list = (kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"]) as { id?: string; name?: string }[];
@@ -210,6 +217,34 @@ export function registerTools(server: McpServer | undefined, ref: BundleRef, bas
     },
   );
   return tools;
+}
+
+type Named = { id: string; name: string; review_count: number; average_rating: number };
+
+/**
+ * The whole of insights.json as an overview a model can hold (~5 KB against ~75 KB): every
+ * figure's headline, no citation or quote; one part with its evidence is a call away.
+ */
+function overviewOf(insights: Bundle["insights"]): Record<string, unknown> {
+  const i = insights as unknown as {
+    overview: { rating_value: number; review_count: number; rating_counts: unknown; by_quarter: unknown[] };
+    aspects: (Named & { score: number | null; total: number; positive: number; negative: number; neutral: number })[];
+    entities: Record<"technicians" | "services" | "service_areas", Named[]>;
+    topics: { label: string; review_count: number; average_rating: number }[];
+    faq: { question: string; answer: string }[];
+    summary: { sentences: { text: string }[] };
+  };
+  const entity = ({ id, name, review_count, average_rating }: Named) => ({ id, name, review_count, average_rating });
+  return {
+    overview: { rating_value: i.overview.rating_value, review_count: i.overview.review_count, rating_counts: i.overview.rating_counts, by_quarter: i.overview.by_quarter.slice(-4) },
+    aspects: i.aspects.map(({ id, name, score, total }) => ({ id, name, score, mentions: total })),
+    technicians: i.entities.technicians.map(entity),
+    services: i.entities.services.map(entity),
+    service_areas: i.entities.service_areas.map(entity),
+    topics: i.topics.slice(0, 8).map(({ label, review_count, average_rating }) => ({ label, review_count, average_rating })),
+    faq: i.faq.map(({ question, answer }) => ({ question, answer })),
+    summary: i.summary.sentences.map((s) => s.text),
+  };
 }
 
 /** Citations a model gets per list; the rest are counted, and all are in insights.json. */
@@ -234,18 +269,19 @@ export function forModel(value: unknown): unknown {
  * resource_link per review, joined from each review's pieces (encoded once, see piecesOf) rather
  * than built and serialised as objects on every call. `before` leads the structured page.
  */
-function pageContent(bundle: Bundle, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
+function pageContent(bundle: Bundle, baseUrl: string, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
   const pieces = page.positions.map((p) => piecesOf(bundle, p, detail));
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
-  const head = JSON.stringify({ ...before, count: pieces.length, total: page.total }).slice(0, -1);
-  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(`${headline}; showing ${pieces.length}, newest first.\n`)}`)];
+  const reviewUrl = `${baseUrl}/reviews/{id}/`;
+  const head = JSON.stringify({ ...before, count: pieces.length, total: page.total, review_url: reviewUrl }).slice(0, -1);
+  const intro = `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n`;
+  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(intro)}`)];
   pieces.forEach((x, i) => {
     if (i) chunks.push(NEWLINE);
     chunks.push(x.line);
   });
   chunks.push(Buffer.from(`${escaped(more)}"}`));
-  for (const x of pieces) chunks.push(COMMA, x.link);
   chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
   pieces.forEach((x, i) => {
     if (i) chunks.push(COMMA);
@@ -265,8 +301,6 @@ interface Pieces {
   review: Buffer;
   /** Its line of the text rendering, escaped, without quotes. */
   line: Buffer;
-  /** Its resource_link. */
-  link: Buffer;
 }
 
 /** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review. */
@@ -284,7 +318,6 @@ function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces
   const pieces = {
     review: Buffer.from(detail === "full" ? json : JSON.stringify(compact(r))),
     line: Buffer.from(escaped(`- ${renderReview(r, detail)}`)),
-    link: Buffer.from(JSON.stringify(link(r))),
   };
   if (detail === "compact") cache.set(p, pieces);
   return pieces;
@@ -293,26 +326,29 @@ function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces
 /** A string as JSON, without its quotes. */
 const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
 
-function compact(r: PublicReview): z.infer<typeof CompactReview> {
+function compact(r: PublicReview): CompactReview {
   return {
     id: r.id,
-    url: r.url,
     date: r.date,
     rating: r.rating,
-    author: r.author,
-    excerpt: r.text.length > EXCERPT ? `${r.text.slice(0, EXCERPT - 1)}…` : r.text,
     technicians: r.technicians,
     services: r.services,
-    service_area: r.service_area,
-    has_owner_response: r.response !== undefined,
+    ...(r.response && { replied: true as const }),
   };
 }
 
+/** The text, cut at EXCERPT characters at a word. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  if (flat.length <= EXCERPT) return flat;
+  const cut = flat.slice(0, EXCERPT - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), EXCERPT / 2))}…`;
+}
+
 function renderReview(r: PublicReview, detail: "compact" | "full"): string {
-  const text = detail === "full" ? r.text : compact(r).excerpt;
-  const reply = detail === "full" && r.response ? `\n  Owner's reply (${r.response.date}): ${r.response.text}` : "";
-  // No URL here: the review's resource_link, beside the text, carries its permalink.
-  return `${r.date} ${r.rating}/5 by ${r.author} [${r.id}]\n  ${text.replace(/\n+/g, " ")}${reply}`;
+  if (detail === "compact") return `${r.date} ${r.rating}/5 ${r.author} [${r.id}]${r.response ? " (replied)" : ""}: ${excerpt(r.text)}`;
+  const reply = r.response ? `\n  Owner's reply (${r.response.date}): ${r.response.text}` : "";
+  return `${r.date} ${r.rating}/5 by ${r.author} [${r.id}]\n  ${r.text.replace(/\n+/g, " ")}${reply}`;
 }
 
 function link(r: PublicReview) {

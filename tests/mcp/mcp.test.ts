@@ -62,21 +62,25 @@ describe("MCP with the SDK's client over HTTP", () => {
     const http = await (await sidecar.app.request("/api/reviews/search?rating=1&limit=3")).json();
     expect(body.total).toBe(http.total);
     expect(body.reviews.map((r: { id: string }) => r.id)).toEqual(http.reviews.map((r: PublicReview) => r.id));
-    expect(body.reviews[0]).toMatchObject({ rating: 1, excerpt: expect.any(String), has_owner_response: expect.any(Boolean) });
+    expect(body.reviews[0]).toMatchObject({ rating: 1, date: http.reviews[0].date, technicians: http.reviews[0].technicians, services: http.reviews[0].services });
     expect(body.reviews[0].text).toBeUndefined();
-    const links = (result.content as { type: string; uri?: string }[]).filter((c) => c.type === "resource_link");
-    expect(links.map((l) => l.uri)).toEqual(http.reviews.map((r: PublicReview) => r.url));
+    // The permalink pattern, given once, gives each review's permalink.
+    expect(body.reviews.map((r: { id: string }) => body.review_url.replace("{id}", r.id))).toEqual(http.reviews.map((r: PublicReview) => r.url));
     expect(body.next_cursor).toBe(http.next_cursor);
   });
 
-  it("search_reviews' text has a line per review, in order, and the cursor to go on", async () => {
+  it("search_reviews' text has a line per review, in order, with its author and an excerpt, and the cursor to go on", async () => {
     const result = await client.callTool({ name: "search_reviews", arguments: { min_rating: 1, limit: 4 } });
     const body = structured(result);
+    const http = await (await sidecar.app.request("/api/reviews/search?min_rating=1&limit=4")).json();
     const lines = (result.content as { text: string }[])[0]!.text.split("\n");
-    expect(lines[0]).toBe(`${body.total} reviews match; showing 4, newest first.`);
-    body.reviews.forEach((r: { id: string; date: string; rating: number; author: string; url: string; excerpt: string }, i: number) => {
-      expect(lines[1 + 2 * i]).toBe(`- ${r.date} ${r.rating}/5 by ${r.author} [${r.id}]`);
-      expect(lines[2 + 2 * i]).toBe(`  ${r.excerpt.replace(/\n+/g, " ")}`);
+    expect(lines[0]).toBe(`${body.total} reviews match; showing 4, newest first. A review's page: ${body.review_url}`);
+    http.reviews.forEach((r: PublicReview, i: number) => {
+      const start = `- ${r.date} ${r.rating}/5 ${r.author} [${r.id}]${r.response ? " (replied)" : ""}: `;
+      expect(lines[1 + i]!.startsWith(start), lines[1 + i]).toBe(true);
+      const excerpt = lines[1 + i]!.slice(start.length);
+      expect(excerpt.length).toBeLessThanOrEqual(120);
+      expect(r.text.replace(/\s+/g, " ").startsWith(excerpt.replace(/…$/, ""))).toBe(true);
     });
     expect(lines.at(-1)).toBe(`More: call again with cursor "${body.next_cursor}".`);
   });
@@ -124,7 +128,14 @@ describe("MCP with the SDK's client over HTTP", () => {
 
   it("get_insights returns all insights, or one technician's", async () => {
     const all = structured(await client.callTool({ name: "get_insights", arguments: {} })).insights;
-    expect(Object.keys(all)).toEqual(expect.arrayContaining(["aspects", "entities", "topics", "faq", "summary"]));
+    const full = JSON.parse(await (await sidecar.app.request("/insights.json")).text());
+    // An overview: every aspect, entity, question and summary sentence, without the citations.
+    expect(Object.keys(all)).toEqual(["overview", "aspects", "technicians", "services", "service_areas", "topics", "faq", "summary"]);
+    expect(all.aspects.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(full.aspects.map((a: { id: string; score: number }) => [a.id, a.score]));
+    expect(all.technicians.map((t: { id: string }) => t.id)).toEqual(full.entities.technicians.map((t: { id: string }) => t.id));
+    expect(all.faq.map((f: { answer: string }) => f.answer)).toEqual(full.faq.map((f: { answer: string }) => f.answer));
+    expect(all.summary).toEqual(full.summary.sentences.map((s: { text: string }) => s.text));
+    expect(JSON.stringify(all)).not.toContain("review_ids");
     const dana = structured(await client.callTool({ name: "get_insights", arguments: { technician: "Dana" } })).insights.technician;
     expect(dana).toMatchObject({ id: "dana-whitfield", review_count: expect.any(Number) });
     const both = await client.callTool({ name: "get_insights", arguments: { technician: "dana", service: "ant-control" } });

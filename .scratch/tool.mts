@@ -1,0 +1,14 @@
+import { createServer } from "node:http";
+import { toNodeHandler } from "h3";
+import { createApp } from "/work/main/sidecar/app.ts";
+import { BundleRef, loadBundle } from "/work/main/sidecar/bundle.ts";
+import { MemoryRevocations, SessionSigner } from "/work/main/sidecar/mcp/session.ts";
+import { connectClient } from "/work/main/tests/helpers/mcp.ts";
+const dist = "/tmp/distx";
+const bundle = new BundleRef(await loadBundle(dist), dist);
+const app = createApp({ bundle, settings: { BASE_URL: "http://localhost:3000" }, mcp: { signer: new SessionSigner("x".repeat(40)), revocations: new MemoryRevocations(), allowedOrigins: new Set() } });
+const server = createServer(toNodeHandler(app)); await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+const { client } = await connectClient(`http://127.0.0.1:${(server.address() as any).port}`);
+const list = await client.listTools();
+console.log(JSON.stringify(list.tools.find((t) => t.name === process.argv[2])));
+await client.close(); server.close();
