@@ -4,11 +4,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FastResponse } from "srvx";
 import type { BundleRef, StaticFile } from "../bundle.ts";
 import { discoveryLinks, TOPICS } from "../hub/topics.ts";
 import { strongEtag } from "../http/conditional.ts";
 import { chooseEncoding } from "../http/encoding.ts";
-import { notFound } from "../http/errors.ts";
+import { errorResponse, notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
 
 export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
@@ -44,16 +45,38 @@ const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
 async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promise<Response> {
   const match = REVIEW_PATH.exec(url.pathname);
   const changed = match && bundle.current.index.changedAt(match[1]!);
-  if (!match || !changed) return notFound(url.pathname);
+  if (!match || !changed) return missing(bundle, request, url, match?.[1]);
   if (!match[2]) return new Response(null, { status: 308, headers: { location: `${url.pathname}/${url.search}` } });
   const body = await readFile(join(bundle.dir, "reviews", `${match[1]}.html`)).catch(() => undefined);
-  if (!body) return notFound(url.pathname);
+  if (!body) return missing(bundle, request, url, match[1]);
   return represent(request, {
     body,
     contentType: "text/html; charset=utf-8",
     cacheControl: "public, max-age=60",
     validators: { etag: strongEtag(body), lastModified: new Date(changed) },
   });
+}
+
+/**
+ * Nothing here: a browser (it asks for text/html) gets the built 404 page, as the CDN serves it;
+ * an API client the JSON error. A review that was withdrawn is 410 Gone, either way.
+ */
+function missing(bundle: BundleRef, request: Request, url: URL, reviewId?: string): Response {
+  const gone = reviewId !== undefined && bundle.current.withdrawn.some((w) => w.id === reviewId);
+  const page = bundle.current.files.get("/404.html");
+  if (page && prefersHtml(request.headers.get("accept"))) {
+    return new FastResponse(request.method === "HEAD" ? null : (page.body as unknown as BodyInit), { status: gone ? 410 : 404, headers: { "content-type": page.contentType, "cache-control": "public, max-age=60" } });
+  }
+  if (gone) return errorResponse(410, "gone", `${url.pathname}: this review was withdrawn and is no longer published`);
+  return notFound(url.pathname);
+}
+
+/** Whether an Accept header names HTML before JSON (browsers send text/html first; fetch sends star/star). */
+function prefersHtml(accept: string | null): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf("text/html");
+  const json = accept.indexOf("application/json");
+  return html !== -1 && (json === -1 || html < json);
 }
 
 function findFile(files: Map<string, StaticFile>, path: string): StaticFile | undefined {

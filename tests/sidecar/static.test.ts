@@ -91,6 +91,22 @@ describe.each([0, 1])("static files (target %i)", (t) => {
     expect(await res.json()).toEqual({ error: "not_found", message: expect.stringContaining("/nope.json") });
   });
 
+  it("answers a browser's unknown path with the built 404 page, and a withdrawn review's with 410", async () => {
+    const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+    const res = await sidecar.targets[t]!.fetch("/no/such/page/", { headers: browser });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await res.text()).toContain("<h1>Page not found</h1>");
+    const withdrawn = sidecar.bundle.current.withdrawn[0]!.id;
+    const gone = await sidecar.targets[t]!.fetch(`/reviews/${withdrawn}/`, { headers: browser });
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toContain("withdrawn");
+    // An API client keeps the JSON.
+    const api = await sidecar.targets[t]!.fetch(`/reviews/${withdrawn}/`, { headers: { accept: "application/json" } });
+    expect(api.status).toBe(410);
+    expect(await api.json()).toMatchObject({ error: "gone" });
+  });
+
   it("does not serve the build's manifest", async () => {
     expect((await get("/_manifest.json")).status).toBe(404);
   });
