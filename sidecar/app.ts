@@ -9,6 +9,7 @@ import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
 import { errorResponse, methodNotAllowed } from "./http/errors.ts";
 import { defineOpenApiRoute } from "./routes/openapi.get.ts";
+import { defineSearchPageRoute } from "./routes/search-page.get.ts";
 import { defineSearchRoute } from "./routes/search.get.ts";
 import { defineSinceRoute } from "./routes/since.get.ts";
 import { defineStaticRoute } from "./routes/static.get.ts";
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): H3 {
   const routes: Record<string, Methods> = {
     "/api/reviews/search": { GET: defineSearchRoute(deps.bundle) },
     "/api/reviews/since/:date": { GET: defineSinceRoute(deps.bundle) },
+    "/search/": { GET: defineSearchPageRoute(deps.bundle, baseUrl) },
     "/.well-known/openapi.json": { GET: defineOpenApiRoute(deps.bundle, baseUrl) },
     "/mcp": defineMcpRoute({ ...deps.mcp, bundle: deps.bundle, baseUrl, version: VERSION }),
     ...(deps.hub && { "/api/websub/hub": defineHubRoute(deps.hub.hub, deps.hub.options) }),

@@ -1,16 +1,25 @@
 /**
- * The reviews page's filters and paging: each change asks the search API
- * (/api/reviews/search) and renders its answer; the address keeps the filters, so a filtered
- * list can be bookmarked and shared. Bundled by esbuild into /assets/reviews.js.
+ * The reviews list, enhanced: filters and paging ask the search API (/api/reviews/search) and
+ * render its answer in place, where without script the form and the paging links load /search/
+ * (site/_lib/reviews-list.ts renders both the same way). The address follows the filters as a
+ * /search/ link, so a filtered list can be bookmarked, shared and reloaded, with or without
+ * script. Bundled by esbuild into /assets/reviews.js.
  */
 import type { PublicReview } from "../../data/schema/public.ts";
 import { reviewArticle, type Names } from "../_lib/html.ts";
+import { contradiction } from "../_lib/reviews-list.ts";
 
 interface Page {
   count: number;
   total: number;
   reviews: PublicReview[];
   next_cursor?: string;
+}
+
+/** Where a shown page starts: its cursor (none for the first) and the position of its first review. */
+interface Place {
+  cursor?: string;
+  from: number;
 }
 
 const PAGE_SIZE = 20;
@@ -21,12 +30,13 @@ const paging = document.getElementById("paging")!;
 const prev = document.getElementById("prev") as HTMLButtonElement;
 const next = document.getElementById("next") as HTMLButtonElement;
 const lookup = JSON.parse(document.getElementById("names")!.textContent!) as Names;
-const api = form.action;
+const state = JSON.parse(document.getElementById("page-state")!.textContent!) as { from: number; next_cursor: string | null; total: number };
+const api = form.dataset.api!;
 
-/** Cursors of the pages before the current one, and the current one's. */
-let cursors: string[] = [];
-let current: string | undefined;
-let nextCursor: string | undefined;
+/** The pages before the one shown, to go back to; the one shown; the next one's cursor. */
+let before: Place[] = state.from > 1 ? [{ from: 1 }] : [];
+let shown: Place = { cursor: new URLSearchParams(location.search).get("cursor") ?? undefined, from: state.from };
+let nextCursor = state.next_cursor ?? undefined;
 
 function filters(): URLSearchParams {
   const params = new URLSearchParams();
@@ -34,30 +44,45 @@ function filters(): URLSearchParams {
   return params;
 }
 
-async function show(cursor?: string): Promise<void> {
+function showPaging(total: number): void {
+  paging.hidden = total <= PAGE_SIZE && shown.from === 1;
+  prev.disabled = before.length === 0;
+  next.disabled = !nextCursor;
+}
+
+async function show(place: Place): Promise<void> {
   const params = filters();
+  const contradicts = contradiction(params);
+  if (contradicts) {
+    results.innerHTML = "";
+    status.textContent = `The search was refused: ${contradicts}`;
+    paging.hidden = true;
+    return;
+  }
   params.set("limit", String(PAGE_SIZE));
-  if (cursor) params.set("cursor", cursor);
+  if (place.cursor) params.set("cursor", place.cursor);
   status.textContent = "Loading…";
   results.setAttribute("aria-busy", "true");
   try {
     const response = await fetch(`${api}?${params}`, { headers: { accept: "application/json" } });
     const body = await response.json();
     if (!response.ok) {
+      // A refused search shows no list: the one before answered other filters.
+      results.innerHTML = "";
+      paging.hidden = true;
       status.textContent = `The search was refused: ${body.message ?? response.status}`;
       return;
     }
     const page = body as Page;
-    current = cursor;
+    shown = place;
     nextCursor = page.next_cursor;
     results.innerHTML = page.reviews.map((r) => reviewArticle(r, lookup, { heading: "h2", link: true })).join("\n") || "<p>No review matches these filters.</p>";
-    const first = cursors.length * PAGE_SIZE + 1;
-    status.textContent = page.total === 0 ? "No review matches." : `Reviews ${first}–${first + page.count - 1} of ${page.total}.`;
-    paging.hidden = page.total <= PAGE_SIZE;
-    prev.disabled = cursors.length === 0;
-    next.disabled = !nextCursor;
-    const shown = filters();
-    history.replaceState(null, "", shown.size ? `?${shown}` : location.pathname);
+    status.textContent = page.total === 0 ? "No review matches these filters." : `Reviews ${place.from}–${place.from + page.count - 1} of ${page.total}.`;
+    showPaging(page.total);
+    const address = filters();
+    if (place.cursor) address.set("cursor", place.cursor);
+    if (place.from > 1) address.set("from", String(place.from));
+    history.replaceState(null, "", address.size ? `${form.action}?${address}` : `${form.action}`);
   } catch {
     status.textContent = "The reviews could not be loaded. Check the connection and try again.";
   } finally {
@@ -67,43 +92,36 @@ async function show(cursor?: string): Promise<void> {
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  cursors = [];
-  void show();
+  before = [];
+  void show({ from: 1 });
 });
 form.addEventListener("change", () => {
-  cursors = [];
-  void show();
-});
-form.addEventListener("reset", () => {
-  cursors = [];
-  // After the browser has cleared the fields.
-  setTimeout(() => void show());
+  before = [];
+  void show({ from: 1 });
 });
 next.addEventListener("click", () => {
   if (!nextCursor) return;
-  cursors.push(current ?? "");
-  void show(nextCursor).then(() => results.querySelector("a")?.focus());
+  const count = results.querySelectorAll("article").length;
+  before.push(shown);
+  void show({ cursor: nextCursor, from: shown.from + count }).then(() => results.querySelector("a")?.focus());
 });
 prev.addEventListener("click", () => {
-  const back = cursors.pop();
-  void show(back || undefined).then(() => results.querySelector("a")?.focus());
+  const back = before.pop();
+  if (back) void show(back).then(() => results.querySelector("a")?.focus());
 });
 
-// Filters given in the address (a shared link) apply at once.
+// With script, the paging buttons replace the plain links.
+for (const link of paging.querySelectorAll("a.nojs")) link.remove();
+prev.hidden = false;
+next.hidden = false;
+showPaging(state.total);
+
+// An old shared link to /reviews/?filters: apply them.
 const given = new URLSearchParams(location.search);
-if ([...given.keys()].length) {
+if (location.pathname.endsWith("/reviews/") && [...given.keys()].length) {
   for (const [key, value] of given) {
     const field = form.elements.namedItem(key) as HTMLInputElement | HTMLSelectElement | null;
     if (field) field.value = value;
   }
-  void show();
-} else {
-  paging.hidden = false;
-  prev.disabled = true;
-  // The first page is already rendered; the next one starts after its last review.
-  void fetch(`${api}?limit=${PAGE_SIZE}`).then((r) => r.json()).then((p: Page) => {
-    nextCursor = p.next_cursor;
-    next.disabled = !nextCursor;
-    paging.hidden = p.total <= PAGE_SIZE;
-  }).catch(() => (paging.hidden = true));
+  void show({ from: 1 });
 }

@@ -42,6 +42,10 @@ describe("netlify.toml", () => {
       origins.add(new URL(rule!.to.replace(":splat", "x")).origin);
     }
     expect(origins.size).toBe(1);
+    // The HTML list for any filters, which the pages' form and paging links lead to.
+    const search = redirects.find((r) => r.from === "/search/");
+    expect(search).toMatchObject({ status: 200, force: true });
+    expect(new URL(search!.to).origin).toBe([...origins][0]);
   });
 
   it("gives the datasets and feeds their content types, caching and WebSub links, and every file CORS", async () => {

@@ -56,7 +56,7 @@ async function open(path: string, viewport = { width: 1280, height: 900 }): Prom
   return { page, errors };
 }
 
-const PAGES = ["/", "/reviews/", "/reviews/r-2025-001/", "/insights/", "/api/", "/about/"];
+const PAGES = ["/", "/reviews/", "/search/?rating=5", "/reviews/r-2025-001/", "/insights/", "/api/", "/about/"];
 
 describe.skipIf(!haveBrowser)("pages in Chromium", () => {
   it.each(PAGES)("%s renders with no console error and no serious or critical axe violation", async (path) => {
@@ -113,6 +113,21 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     await page.context().close();
   }, 30_000);
 
+  it("clears the list when a search is refused, and says why contradictory stars match nothing", async () => {
+    const { page } = await open("/reviews/");
+    await page.fill("#f-since", "2026-06-01");
+    await page.fill("#f-until", "2025-01-01");
+    await page.click("button[type=submit]");
+    await page.locator("#status", { hasText: /^The search was refused/ }).waitFor();
+    expect(await page.locator("#results article").count()).toBe(0);
+    await page.goto(`${base}/reviews/`);
+    await page.selectOption("#f-rating", "2");
+    await page.selectOption("#f-min", "4");
+    await page.locator("#status", { hasText: /exactly 2 stars and at least 4/ }).waitFor();
+    expect(await page.locator("#results article").count()).toBe(0);
+    await page.context().close();
+  }, 30_000);
+
   it("pages through every review with Next and back with Previous", async () => {
     const { page } = await open("/reviews/");
     const firstIds = await page.locator("#results article h2 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
@@ -144,5 +159,68 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     expect(rows).toHaveLength(aspects.length);
     expect(rows[0]).toContain(String(aspects[0].total));
     await page.context().close();
+  }, 30_000);
+});
+
+describe.skipIf(!haveBrowser)("the reviews list with JavaScript off", () => {
+  async function plain(path: string): Promise<Page> {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const response = await page.goto(base + path);
+    expect(response?.status(), path).toBe(200);
+    return page;
+  }
+  const hrefs = (page: Page) => page.locator("#results article h2 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+
+  it("filters with the form: the list comes back as HTML", async () => {
+    const page = await plain("/reviews/");
+    await page.selectOption("#f-tech", "dana-whitfield");
+    await page.selectOption("#f-rating", "5");
+    await Promise.all([page.waitForURL(/\/search\/\?/), page.click("button[type=submit]")]);
+    expect(new URL(page.url()).searchParams.get("mentions_technician")).toBe("dana-whitfield");
+    const api = await (await fetch(`${base}/api/reviews/search?mentions_technician=dana-whitfield&rating=5`)).json();
+    expect(await page.locator("#status").textContent()).toBe(`Reviews 1–${Math.min(20, api.total)} of ${api.total}.`);
+    expect(await hrefs(page)).toEqual(api.reviews.map((r: { url: string }) => r.url));
+    for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))) expect(label).toBe("5 out of 5 stars");
+    // The form shows what was asked.
+    expect(await page.locator("#f-rating").inputValue()).toBe("5");
+    await page.context().close();
+  }, 30_000);
+
+  it("pages with plain links, to the next page and back to the first, as the API pages", async () => {
+    const page = await plain("/reviews/");
+    expect(await page.locator("#next").isVisible()).toBe(false);
+    const firstIds = await hrefs(page);
+    await Promise.all([page.waitForURL(/cursor=/), page.click("a[rel=next]")]);
+    expect(await page.locator("#status").textContent()).toMatch(/^Reviews 21–40 of \d+\.$/);
+    const api1 = await (await fetch(`${base}/api/reviews/search`)).json();
+    const api2 = await (await fetch(`${base}/api/reviews/search?cursor=${api1.next_cursor}`)).json();
+    expect(firstIds).toEqual(api1.reviews.map((r: { url: string }) => r.url));
+    expect(await hrefs(page)).toEqual(api2.reviews.map((r: { url: string }) => r.url));
+    await Promise.all([page.waitForURL(/\/search\/$/), page.click("text=First page")]);
+    expect(await hrefs(page)).toEqual(firstIds);
+    await page.context().close();
+  }, 30_000);
+
+  it("opens a review from the list", async () => {
+    const page = await plain("/search/?query=spider");
+    const link = page.locator("#results article h2 a").first();
+    const href = await link.getAttribute("href");
+    await Promise.all([page.waitForURL(href!), link.click()]);
+    expect(await page.locator("h1").textContent()).toBeTruthy();
+    expect((await page.locator("main").textContent())!.toLowerCase()).toContain("spider");
+    await page.context().close();
+  }, 30_000);
+
+  it("says why a search is refused, and lists nothing stale", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const refused = await page.goto(`${base}/search/?since=2026-06-01&until=2025-01-01`);
+    expect(refused?.status()).toBe(400);
+    expect(await page.locator("#status").textContent()).toMatch(/^The search was refused: From: expected a date on or before until/);
+    expect(await page.locator("#results article").count()).toBe(0);
+    await page.goto(`${base}/search/?rating=2&min_rating=4`);
+    expect(await page.locator("#status").textContent()).toMatch(/exactly 2 stars and at least 4/);
+    await context.close();
   }, 30_000);
 });

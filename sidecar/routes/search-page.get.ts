@@ -1,0 +1,57 @@
+/**
+ * `GET /search/`: the reviews list as HTML for any filters and page, the same template as the
+ * built /reviews/ (site/_lib/reviews-list.ts), so the list's form and paging work without
+ * JavaScript. Same parameters and rules as the JSON search, but as an HTML form sends them:
+ * empty fields mean "any", and `from` (the position of the page's first review) only numbers the
+ * list. A refused search is a 400 page that says why, keeping what was asked.
+ */
+import { FastResponse } from "srvx";
+import type { PublicReview } from "../../data/schema/public.ts";
+import { contradiction, PAGE_SIZE, reviewsListPage } from "../../site/_lib/reviews-list.ts";
+import type { BundleRef } from "../bundle.ts";
+import type { Issue } from "../http/errors.ts";
+import { parseQuery } from "../http/query.ts";
+import { SearchParams } from "../schema.ts";
+import { encodeCursor, searchReviews } from "../search/run.ts";
+
+export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
+  return (request: Request, url: URL): Response => {
+    const asked = new URLSearchParams([...url.searchParams].filter(([key, value]) => key !== "from" && value.trim() !== ""));
+    const from = Math.max(1, Math.trunc(Number(url.searchParams.get("from"))) || 1);
+    if (!asked.has("limit")) asked.set("limit", String(PAGE_SIZE));
+    const bundle = ref.current;
+    const filters = Object.fromEntries([...asked].filter(([key]) => key !== "limit" && key !== "cursor"));
+    let reviews: PublicReview[] = [];
+    let total = 0;
+    let nextCursor: string | undefined;
+    let refused = contradiction(asked);
+    if (!refused) {
+      const params = parseQuery(asked, SearchParams);
+      const result = params.ok ? searchReviews(bundle, params.value) : params;
+      if (!result.ok) refused = describe(result.issues);
+      else {
+        const { page } = result.value;
+        reviews = page.positions.map((p) => JSON.parse(bundle.index.json[p]!) as PublicReview);
+        total = page.total;
+        nextCursor = page.next && encodeCursor(page.next);
+      }
+    }
+    const body = reviewsListPage({
+      baseUrl, business: bundle.dataset.business,
+      jsonFeedUrl: `${baseUrl}/api/feed.json`, atomFeedUrl: `${baseUrl}/feed.xml`,
+      reviews, total, from, filters, nextCursor, refused, noindex: true,
+    });
+    return new FastResponse(request.method === "HEAD" ? null : body, {
+      status: refused ? 400 : 200,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=60" },
+    });
+  };
+}
+
+const LABELS: Record<string, string> = {
+  query: "Words", rating: "Stars", min_rating: "At least", mentions_technician: "Technician", mentions_service: "Service", since: "From", until: "To", cursor: "Page", limit: "Page size",
+};
+
+function describe(issues: Issue[]): string {
+  return issues.map((i) => `${LABELS[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; ");
+}

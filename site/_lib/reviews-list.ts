@@ -1,0 +1,94 @@
+/**
+ * The reviews list with its filters, one template for its two addresses: /reviews/ (the newest,
+ * built) and /search/ (any filters and page, rendered by the sidecar), so the list works as
+ * plain HTML: the form and the paging links lead to /search/. With JavaScript the same page asks
+ * the JSON API instead (site/scripts/reviews.ts) and stays in place.
+ */
+import type { PublicBusiness, PublicReview } from "../../data/schema/public.ts";
+import { html, names, page, reviewArticle, scriptJson } from "./html.ts";
+
+export const PAGE_SIZE = 20;
+
+export interface ReviewsList {
+  baseUrl: string;
+  business: PublicBusiness;
+  jsonFeedUrl: string;
+  atomFeedUrl: string;
+  reviews: PublicReview[];
+  /** Reviews matching, over all pages. */
+  total: number;
+  /** Position (from 1) of the first review shown. */
+  from: number;
+  /** The filters as asked, to show in the form and to carry to the next page. */
+  filters: Record<string, string>;
+  /** The cursor of the page after this one; absent on the last. */
+  nextCursor?: string;
+  /** Why the search was refused, in words; the list is then empty. */
+  refused?: string;
+  /** /search/ pages are not for search engines. */
+  noindex?: boolean;
+}
+
+/** Filters that cannot both hold, said in words (the JSON search answers them with an empty list). */
+export function contradiction(asked: URLSearchParams): string | undefined {
+  const exact = Number(asked.get("rating"));
+  const least = Number(asked.get("min_rating"));
+  if (exact && least && exact < least) return `no review can have exactly ${exact} stars and at least ${least}: choose one of the two.`;
+  return undefined;
+}
+
+const STAR_CHOICES = [5, 4, 3, 2, 1];
+const AT_LEAST_CHOICES = [4, 3, 2];
+
+export function reviewsListPage(v: ReviewsList): string {
+  const { business, baseUrl, filters } = v;
+  const n = names(business);
+  const selected = (name: string, value: string | number) => (filters[name] === String(value) ? " selected" : "");
+  const options = (name: string, list: { id: string; name: string }[]) =>
+    list.map((x) => `<option value="${html(x.id)}"${selected(name, x.id)}>${html(x.name)}</option>`).join("");
+  const stars = (s: number) => `${s} ${s === 1 ? "star" : "stars"}`;
+  const value = (name: string) => (filters[name] ? ` value="${html(filters[name])}"` : "");
+  const searchUrl = (extra: Record<string, string>) => {
+    const query = new URLSearchParams({ ...filters, ...extra }).toString();
+    return `${baseUrl}/search/${query ? `?${query}` : ""}`;
+  };
+  const count = v.reviews.length;
+  const status = v.refused
+    ? `The search was refused: ${v.refused}`
+    : v.total === 0
+      ? "No review matches these filters."
+      : `Reviews ${v.from}–${v.from + count - 1} of ${v.total}.`;
+  const links = [
+    v.from > 1 && `<a class="nojs" href="${html(searchUrl({}))}">First page</a>`,
+    v.nextCursor && `<a class="nojs" rel="next" href="${html(searchUrl({ cursor: v.nextCursor, from: String(v.from + count) }))}">Next page</a>`,
+  ].filter(Boolean);
+  const body = `<h1>Reviews</h1>
+<form id="filters" class="filters" action="${baseUrl}/search/" data-api="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
+<div><label for="f-query">Words</label><input id="f-query" name="query" type="search" placeholder="e.g. spiders"${value("query")}></div>
+<div><label for="f-rating">Stars</label><select id="f-rating" name="rating"><option value="">Any</option>${STAR_CHOICES.map((s) => `<option value="${s}"${selected("rating", s)}>${stars(s)}</option>`).join("")}</select></div>
+<div><label for="f-min">At least</label><select id="f-min" name="min_rating"><option value="">Any</option>${AT_LEAST_CHOICES.map((s) => `<option value="${s}"${selected("min_rating", s)}>${stars(s)}</option>`).join("")}</select></div>
+<div><label for="f-tech">Technician</label><select id="f-tech" name="mentions_technician"><option value="">Any</option>${options("mentions_technician", business.technicians)}</select></div>
+<div><label for="f-service">Service</label><select id="f-service" name="mentions_service"><option value="">Any</option>${options("mentions_service", business.services)}</select></div>
+<div><label for="f-since">From</label><input id="f-since" name="since" type="date"${value("since")}></div>
+<div><label for="f-until">To</label><input id="f-until" name="until" type="date"${value("until")}></div>
+<div class="actions"><button type="submit">Show reviews</button> <a class="button" href="${baseUrl}/reviews/">Clear</a></div>
+</form>
+<p id="status" role="status" aria-live="polite">${html(status)}</p>
+<div id="results">
+${v.reviews.map((r) => reviewArticle(r, n, { heading: "h2", link: true })).join("\n")}
+</div>
+<nav id="paging" class="paging" aria-label="Pages of reviews">
+${links.join(" ")}
+<button type="button" id="prev" hidden>Previous page</button> <button type="button" id="next" hidden>Next page</button>
+</nav>
+<script type="application/json" id="names">${scriptJson(n)}</script>
+<script type="application/json" id="page-state">${scriptJson({ from: v.from, next_cursor: v.nextCursor ?? null, total: v.total })}</script>
+<script type="module" src="${baseUrl}/assets/reviews.js"></script>`;
+  return page({
+    baseUrl, business, path: "/reviews/",
+    title: `Reviews of ${business.name}`,
+    description: `All ${v.total} verified reviews of ${business.name}, with filters.`,
+    body, jsonFeedUrl: v.jsonFeedUrl, atomFeedUrl: v.atomFeedUrl,
+    ...(v.noindex && { head: '<meta name="robots" content="noindex">\n' }),
+  });
+}
