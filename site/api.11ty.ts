@@ -12,11 +12,36 @@ interface Parameter {
   description?: string;
   schema?: { type?: string | string[]; enum?: unknown[]; description?: string; minimum?: number; maximum?: number; format?: string };
 }
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+}
 interface Operation {
   summary?: string;
   description?: string;
   parameters?: Parameter[];
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+}
+
+/** A response body's members, two levels deep, from its schema (components resolved). */
+function shape(schema: Schema | undefined, components: Record<string, Schema>, depth = 0): string {
+  const resolve = (s: Schema | undefined): Schema | undefined => (s?.$ref ? components[s.$ref.split("/").pop()!] : s);
+  const s = resolve(schema);
+  if (!s?.properties || depth > 1) return "";
+  const items = Object.entries(s.properties).map(([name, raw]) => {
+    const p = resolve(raw) ?? {};
+    const inner = resolve(p.items);
+    const kind = p.type === "array" ? `array${inner?.type ? ` of ${inner.type}` : ""}` : Array.isArray(p.type) ? p.type.join(" or ") : (p.type ?? (p.anyOf ? "one of several" : "any"));
+    const optional = s.required?.includes(name) ? "" : ", optional";
+    const nested = shape(p.type === "array" ? p.items : raw, components, depth + 1);
+    return `<li><code>${html(name)}</code> (${html(kind)}${optional})${p.description ?? raw.description ? `: ${html((p.description ?? raw.description)!)}` : ""}${nested}</li>`;
+  });
+  return `<ul class="shape">${items.join("")}</ul>`;
 }
 
 const EXAMPLES: Record<string, string> = {
@@ -38,7 +63,7 @@ function type(p: Parameter): string {
 }
 
 export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string {
-  const doc = openApiDocument(baseUrl, dataset.business) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>> };
+  const doc = openApiDocument(baseUrl, dataset.business) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
   const sections = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const key = `${method.toUpperCase()} ${path}`;
@@ -48,7 +73,11 @@ export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string
 ${op.parameters.map((p) => `<tr><th scope="row"><code>${html(p.name)}</code>${p.required ? " (required)" : ""}</th><td>${p.in}</td><td>${html(type(p))}</td><td>${html(p.description ?? p.schema?.description ?? "")}</td></tr>`).join("\n")}
 </tbody></table>`
         : "";
-      const responses = Object.entries(op.responses ?? {}).map(([code, r]) => `<li><strong>${code}</strong>: ${html(r.description ?? "")}</li>`).join("");
+      const responses = Object.entries(op.responses ?? {}).map(([code, r]) => {
+        // The success body's shape; errors share one, described once (Error).
+        const body = code.startsWith("2") ? shape(Object.values(r.content ?? {})[0]?.schema, doc.components.schemas) : "";
+        return `<li><strong>${code}</strong>: ${html(r.description ?? "")}${body}</li>`;
+      }).join("");
       const example = EXAMPLES[key]?.replaceAll("BASE", baseUrl);
       return `<section aria-labelledby="${id}">
 <h2 id="${id}"><code>${html(key)}</code></h2>

@@ -53,7 +53,8 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 figure.chart { margin: 1rem 0 2rem; }
 figure.chart svg { width: 100%; height: auto; max-width: 44rem; font: 13px system-ui, sans-serif; fill: var(--fg); }
 figcaption { color: var(--muted); font-size: .9rem; }
-table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; }
+table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; overflow-wrap: normal; }
+table code { white-space: nowrap; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 pre { background: var(--soft); padding: .75rem; overflow-x: auto; border: 1px solid var(--line); }
 code { font-size: .9em; }

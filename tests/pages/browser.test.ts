@@ -143,6 +143,13 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     await page.context().close();
   }, 30_000);
 
+  it("keeps the API page's names whole in its tables at desktop width", async () => {
+    const { page } = await open("/api/");
+    const split = await page.locator("table code").evaluateAll((codes) => codes.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
+    expect(split).toEqual([]);
+    await page.context().close();
+  }, 30_000);
+
   it("draws the insights charts as labelled SVG, each with its figures as a table", async () => {
     const { page } = await open("/insights/");
     const charts = page.locator("figure.chart svg[role=img]");

@@ -78,3 +78,13 @@ describe("words people read", () => {
     }
   });
 });
+
+describe("the API page", () => {
+  it("shows each success response's shape, from the OpenAPI document's schemas", async () => {
+    const page = await read("api/index.html");
+    const insights = page.slice(page.indexOf("GET /insights.json"), page.indexOf("GET /api/feed.json"));
+    for (const member of ["overview", "aspects", "entities", "topics", "faq", "summary"]) expect(insights).toContain(`<code>${member}</code>`);
+    const search = page.slice(page.indexOf("GET /api/reviews/search"), page.indexOf("GET /api/reviews/since"));
+    for (const member of ["count", "total", "reviews", "next_cursor", "rating", "text"]) expect(search).toContain(`<code>${member}</code>`);
+  });
+});
