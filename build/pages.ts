@@ -9,14 +9,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
-import { NAV, names } from "../site/_lib/html.ts";
+import { names, SITE_PAGES } from "../site/_lib/html.ts";
 import { reviewPage } from "../site/_lib/review-page.ts";
 import { changedAt, type Dataset } from "./dataset.ts";
 import type { Feed } from "./feed.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
-const PAGES = NAV.map(([path]) => path);
+const PAGES = SITE_PAGES;
 
 export async function writeReviewPages(dir: string, dataset: Dataset, feed: Feed, baseUrl: string): Promise<void> {
   const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };

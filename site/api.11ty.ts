@@ -87,9 +87,17 @@ ${params}
 </section>`;
     }),
   );
-  const body = `<h1>API</h1>
+  const body = `<h1>For developers: the API and the data</h1>
 <p class="lead">${html(doc.info.description)}</p>
-<p>The machine-readable description: <a href="${openapiUrl}">OpenAPI 3.1</a>. This page is rendered from it.</p>
+<section aria-labelledby="data">
+<h2 id="data">The data, for machines</h2>
+<ul>
+<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with WebSub push from <code>${html(feed.hubUrl)}</code>.</li>
+<li>Every review: <a href="${baseUrl}/reviews.json">reviews.json</a>; the insights: <a href="${baseUrl}/insights.json">insights.json</a>.</li>
+<li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a href="${baseUrl}/llms.txt">llms.txt</a>.</li>
+</ul>
+</section>
+<p>The machine-readable description of the routes below: <a href="${openapiUrl}">OpenAPI 3.1</a>. This page is rendered from it.</p>
 ${sections.join("\n")}`;
   return page({
     baseUrl, business: dataset.business, path: "/api/", title: `API: ${dataset.business.name} reviews`, description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",

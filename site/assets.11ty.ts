@@ -49,6 +49,8 @@ h3 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
 button { cursor: pointer; width: auto; background: var(--soft); }
 button[type="submit"] { background: #0969da; color: #fff; border-color: #0969da; }
 button:disabled { opacity: .5; cursor: not-allowed; }
+a.button { display: inline-block; padding: .4rem .75rem; border: 1px solid #8c959f; border-radius: 4px; background: var(--soft); color: var(--fg); text-decoration: none; }
+.book a.button { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600; font-size: 1.1rem; padding: .55rem 1rem; }
 .paging { display: flex; gap: 1rem; margin: 1rem 0; }
 figure.chart { margin: 1rem 0 2rem; }
 figure.chart svg { width: 100%; height: auto; max-width: 44rem; font: 13px system-ui, sans-serif; fill: var(--fg); }

@@ -1,10 +1,21 @@
-/** The home page: the business, its rating and how it is spread, the newest reviews, and where the data lives. */
+/** The home page, for the business's customers: who it is and how to book, its rating and how it is spread, the newest reviews. */
 import type { SiteData } from "../build/render.ts";
 import { businessLd, html, jsonLd, names, page, reviewArticle, reviewLd } from "./_lib/html.ts";
 
 export const data = { permalink: "/index.html" };
 
-export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string {
+const DAYS: Record<string, string> = { Mo: "Mon", Tu: "Tue", We: "Wed", Th: "Thu", Fr: "Fri", Sa: "Sat", Su: "Sun" };
+
+/** " · Mon–Fri 07:00–18:00, Sat 08:00–12:00", from the opening hours. */
+function hours(list: { days: string[]; opens: string; closes: string }[]): string {
+  const spans = list.map((h) => {
+    const days = h.days.length > 2 ? `${DAYS[h.days[0]!]}–${DAYS[h.days.at(-1)!]}` : h.days.map((d) => DAYS[d]).join(", ");
+    return `${days} ${h.opens}–${h.closes}`;
+  });
+  return spans.length ? ` · ${html(spans.join(", "))}` : "";
+}
+
+export function render({ dataset, feed, baseUrl }: SiteData): string {
   const { business, aggregate_rating: rating } = dataset;
   const n = names(business);
   const newest = feed.items.slice(0, 10).map((i) => i.review);
@@ -24,7 +35,8 @@ export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string
   };
   const body = `<h1>${html(business.name)}</h1>
 <p class="lead">${html(business.description)}</p>
-<p class="contact">${html(business.address.street)}, ${html(business.address.locality)}, ${html(business.address.region)} ${html(business.address.postal_code)} · <a href="tel:${html(business.telephone)}">${html(business.telephone)}</a></p>
+<p class="book"><a class="button" href="tel:${html(business.telephone)}">Call ${html(business.telephone)} to book</a> or write to <a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
+<p class="contact">${html(business.address.street)}, ${html(business.address.locality)}, ${html(business.address.region)} ${html(business.address.postal_code)}${hours(business.opening_hours)}</p>
 
 <section aria-labelledby="rating">
 <h2 id="rating">Rating</h2>
@@ -39,16 +51,6 @@ ${distribution}
 <h2 id="newest">Newest reviews</h2>
 ${newest.map((r) => reviewArticle(r, n, { heading: "h3", link: true })).join("\n")}
 <p><a href="${baseUrl}/reviews/">All reviews, with filters</a></p>
-</section>
-
-<section aria-labelledby="data">
-<h2 id="data">The data, for machines</h2>
-<ul>
-<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with WebSub push from <code>${html(feed.hubUrl)}</code>.</li>
-<li>Every review: <a href="${baseUrl}/reviews.json">reviews.json</a>; the insights: <a href="${baseUrl}/insights.json">insights.json</a>.</li>
-<li>A JSON API with search and paging: <a href="${baseUrl}/api/">API reference</a> (<a href="${openapiUrl}">OpenAPI 3.1</a>).</li>
-<li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a href="${baseUrl}/llms.txt">llms.txt</a>.</li>
-</ul>
 </section>`;
   return page({
     baseUrl, business, path: "/", title: `${business.name}: verified reviews`, description: business.description, body,

@@ -70,14 +70,19 @@ export interface Frame {
   atomFeedUrl: string;
 }
 
-/** The site's pages, in the order of the menu (and of the sitemap). */
+/** The menu: pages for the business's customers. */
 export const NAV: [string, string][] = [
   ["/", "Home"],
   ["/reviews/", "Reviews"],
   ["/insights/", "Insights"],
-  ["/api/", "API"],
   ["/about/", "How it works"],
 ];
+
+/** The developers' corner (the API, feeds and MCP), linked from every page's footer. */
+export const DEVELOPERS_PATH = "/api/";
+
+/** Every page of the site, in the order of the sitemap. */
+export const SITE_PAGES = ["/", "/reviews/", "/insights/", DEVELOPERS_PATH, "/about/"];
 
 export function page(f: Frame): string {
   const nav = NAV.map(([path, label]) => `<li><a href="${f.baseUrl}${path}"${path === f.path ? ' aria-current="page"' : ""}>${label}</a></li>`).join("");
@@ -104,9 +109,8 @@ ${f.head ?? ""}</head>
 ${f.body}
 </main>
 <footer class="site">
-<p>Open data, no account needed: <a href="${f.baseUrl}/reviews.json">reviews.json</a> · <a href="${f.baseUrl}/insights.json">insights.json</a> ·
-<a href="${html(f.jsonFeedUrl)}">JSON Feed</a> · <a href="${html(f.atomFeedUrl)}">Atom feed</a> · <a href="${f.baseUrl}/.well-known/openapi.json">OpenAPI</a> ·
-<a href="${f.baseUrl}/llms.txt">llms.txt</a> · MCP: <code>${html(f.baseUrl)}/mcp</code></p>
+<p>${html(f.business.name)} · <a href="tel:${html(f.business.telephone)}">${html(f.business.telephone)}</a> · <a href="mailto:${html(f.business.email)}">${html(f.business.email)}</a></p>
+<p>For developers: every review as open data, feeds, a JSON API and an MCP endpoint, no account needed: <a href="${f.baseUrl}${DEVELOPERS_PATH}"${f.path === DEVELOPERS_PATH ? ' aria-current="page"' : ""}>API and data</a>.</p>
 </footer>
 </body>
 </html>

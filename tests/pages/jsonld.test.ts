@@ -88,3 +88,24 @@ describe("the API page", () => {
     for (const member of ["count", "total", "reviews", "next_cursor", "rating", "text"]) expect(search).toContain(`<code>${member}</code>`);
   });
 });
+
+describe("pages for the business's customers", () => {
+  it("the home page leads with the business and a call to book; the developer material has its own corner", async () => {
+    const home = await read("index.html");
+    const main = home.slice(home.indexOf("<main"), home.indexOf("</main>"));
+    const booking = main.indexOf('class="book"');
+    expect(booking).toBeGreaterThan(-1);
+    expect(booking).toBeLessThan(main.indexOf('id="rating"'));
+    expect(main.slice(booking, booking + 300)).toMatch(/href="tel:[^"]+">Call [^<]+ to book</);
+    for (const developer of ["/mcp", "openapi.json", "reviews.json", "llms.txt"]) expect(main).not.toContain(developer);
+    // The menu is for customers; every page's footer leads to the developers' corner.
+    const menu = home.slice(home.indexOf('<nav aria-label="Main">'), home.indexOf("</nav>"));
+    expect(menu).not.toContain("/api/");
+    for (const page of ["index.html", "reviews/index.html", "insights/index.html", "about/index.html"]) {
+      const html = await read(page);
+      expect(html.slice(html.indexOf("<footer")), page).toContain(`href="${BASE_URL}/api/"`);
+    }
+    const api = await read("api/index.html");
+    for (const developer of [`${BASE_URL}/mcp`, "reviews.json", "llms.txt"]) expect(api).toContain(developer);
+  });
+});
