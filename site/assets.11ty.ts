@@ -53,8 +53,28 @@ a.button { display: inline-block; padding: .4rem .75rem; border: 1px solid #8c95
 .book a.button { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600; font-size: 1.1rem; padding: .55rem 1rem; }
 .paging { display: flex; gap: 1rem; margin: 1rem 0; }
 figure.chart { margin: 1rem 0 2rem; }
-figure.chart svg { width: 100%; height: auto; max-width: 44rem; font: 13px system-ui, sans-serif; fill: var(--fg); }
-figcaption { color: var(--muted); font-size: .9rem; }
+figcaption { color: var(--muted); font-size: .9rem; margin-bottom: .5rem; }
+.bars .row { display: grid; grid-template-columns: minmax(7rem, 15rem) 1fr 5.5rem; gap: .2rem .75rem; align-items: center; margin: .35rem 0; }
+.bars .bar { display: flex; height: 1.15rem; background: var(--soft); border: 1px solid var(--line); border-radius: 2px; overflow: hidden; }
+.bars .bar > span, .legend .key { display: inline-block; height: 100%; }
+.bars .positive, .legend .positive { background: #1a7f37; }
+.bars .neutral, .legend .neutral { background: #6e7781; }
+.bars .negative, .legend .negative { background: #cf222e; }
+.bars .rating { background: #0969da; }
+.bars .value { font-variant-numeric: tabular-nums; }
+.legend { color: var(--muted); font-size: .9rem; }
+.legend .key { width: .8rem; height: .8rem; vertical-align: -.1rem; }
+figure.chart svg { width: 100%; height: auto; font: 13px system-ui, sans-serif; fill: var(--fg); }
+figure.chart svg.narrow { display: none; }
+.chart .grid { stroke: var(--line); }
+.chart .line { stroke: var(--link); stroke-width: 2; fill: none; }
+.chart .dot { fill: var(--link); }
+@media (max-width: 40rem) {
+  .bars .row { grid-template-columns: 1fr auto; }
+  .bars .label { grid-column: 1 / -1; }
+  figure.chart svg.wide { display: none; }
+  figure.chart svg.narrow { display: block; }
+}
 table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; overflow-wrap: normal; }
 table code { white-space: nowrap; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }

@@ -1,4 +1,4 @@
-/** The insights page: insights.json as charts (inline SVG), quotes, topics, FAQ and summary. */
+/** The insights page: insights.json as charts (site/_lib/charts.ts), quotes, topics, FAQ and summary. */
 import { reviewUrl } from "../build/dataset.ts";
 import type { SiteData } from "../build/render.ts";
 import { ratingBars, sentimentBars, trendLine } from "./_lib/charts.ts";
@@ -45,7 +45,7 @@ ${ratingBars("Average rating per service (reviews)", withReviews(insights.entiti
 </section>
 
 <section aria-labelledby="topics"><h2 id="topics">Recurring topics</h2>
-<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/reviews/?query=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${t.review_count} reviews, average ${t.average_rating})</li>`).join("")}</ul>
+<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/search/?query=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${t.review_count} reviews, average ${t.average_rating})</li>`).join("")}</ul>
 </section>
 
 <section aria-labelledby="quotes"><h2 id="quotes">In their words</h2>

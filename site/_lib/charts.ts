@@ -1,23 +1,17 @@
 /**
- * Charts drawn at build time as inline SVG: each is an image with a title and a description that
- * say what it shows, and each comes with the same figures as a table for screen readers and
- * for anyone who wants the numbers.
+ * The insights' charts, drawn at build time. Bar charts are HTML and CSS (rows of a label, a bar
+ * and its figure), so their words are text at the page's own size, wrap rather than being cut,
+ * and put the label above the bar on a phone; the trend is SVG, drawn twice (for a wide and for
+ * a narrow screen, one shown by CSS), so its labels stay readable at 375 px. Each chart is an
+ * image with a name that says what it shows, with the same figures as a table.
  */
 import { html } from "./html.ts";
 
-const COLORS = { positive: "#1a7f37", neutral: "#6e7781", negative: "#cf222e" };
-
-let ids = 0;
-/** The SVG (with its title and description) in a figure, with the same figures as a table. */
-function figure(title: string, description: string, svg: { width: number; height: number; kind: "bars" | "line"; body: string }, table: string): string {
-  const n = ++ids;
-  const [t, d] = [`chart-${n}-title`, `chart-${n}-desc`];
+/** A chart and, under it, the same figures as a table. */
+function figure(title: string, chart: string, table: string, after = ""): string {
   return `<figure class="chart">
-<svg viewBox="0 0 ${svg.width} ${svg.height}" role="img" aria-labelledby="${t} ${d}" class="${svg.kind}">
-<title id="${t}">${html(title)}</title><desc id="${d}">${html(description)}</desc>
-${svg.body}
-</svg>
 <figcaption>${html(title)}</figcaption>
+${chart}${after}
 <details><summary>The figures as a table</summary>
 ${table}
 </details>
@@ -31,15 +25,15 @@ ${rows.map(([label, ...cells]) => `<tr><th scope="row">${html(label!)}</th>${cel
 </tbody></table>`;
 }
 
-/** Row label and trailing value text of a horizontal bar chart. */
-const WIDTH = 640;
-const LABEL_WIDTH = 230;
-/** The height of a bar chart's row (an 18-pixel bar and its gap). */
-const ROW_HEIGHT = 28;
-const rowText = (y: number, label: string, valueX: number, value: string): [string, string] => [
-  `<text x="${LABEL_WIDTH - 8}" y="${y + 14}" text-anchor="end">${html(label)}</text>`,
-  `<text x="${valueX}" y="${y + 14}">${html(value)}</text>`,
-];
+/** Rows of bars as one image, named by its title and what it shows. */
+function bars(title: string, description: string, rows: { label: string; bar: string; value: string }[]): string {
+  return `<div class="bars" role="img" aria-label="${html(`${title}. ${description}`)}">
+${rows.map((r) => `<div class="row"><span class="label">${html(r.label)}</span><span class="bar">${r.bar}</span><span class="value">${html(r.value)}</span></div>`).join("\n")}
+</div>`;
+}
+
+const percent = (n: number, total: number) => (total ? Math.round((n / total) * 100) : 0);
+const width = (share: number) => `width:${(share * 100).toFixed(1)}%`;
 
 export interface SentimentRow {
   label: string;
@@ -49,32 +43,22 @@ export interface SentimentRow {
   total: number;
 }
 
-/** Stacked horizontal bars: the share of positive, neutral and negative mentions per row. */
+const POLARITIES = ["positive", "neutral", "negative"] as const;
+
+/** Stacked bars: the share of positive, neutral and negative mentions per row. */
 export function sentimentBars(title: string, rows: SentimentRow[]): string {
-  const barWidth = WIDTH - LABEL_WIDTH - 70;
-  const height = rows.length * ROW_HEIGHT + 30;
-  const pct = (n: number, total: number) => (total ? Math.round((n / total) * 100) : 0);
-  const bars = rows
-    .map((r, i) => {
-      const y = i * ROW_HEIGHT + 4;
-      let x = LABEL_WIDTH;
-      const parts = (["positive", "neutral", "negative"] as const).map((k) => {
-        const w = r.total ? (r[k] / r.total) * barWidth : 0;
-        const rect = `<rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="18" fill="${COLORS[k]}"><title>${html(r.label)}: ${pct(r[k], r.total)}% ${k}</title></rect>`;
-        x += w;
-        return rect;
-      });
-      const [label, value] = rowText(y, r.label, LABEL_WIDTH + barWidth + 6, String(r.total));
-      return `${label}${parts.join("")}${value}`;
-    })
-    .join("\n");
-  const legendY = rows.length * ROW_HEIGHT + 20;
-  const legend = (["positive", "neutral", "negative"] as const)
-    .map((k, i) => `<rect x="${LABEL_WIDTH + i * 110}" y="${legendY - 10}" width="12" height="12" fill="${COLORS[k]}"/><text x="${LABEL_WIDTH + i * 110 + 16}" y="${legendY}">${k}</text>`)
-    .join("");
-  const description = rows.map((r) => `${r.label}: ${pct(r.positive, r.total)}% positive, ${pct(r.negative, r.total)}% negative, of ${r.total}`).join("; ");
+  const chart = bars(
+    title,
+    rows.map((r) => `${r.label}: ${percent(r.positive, r.total)}% positive, ${percent(r.negative, r.total)}% negative, of ${r.total}`).join("; "),
+    rows.map((r) => ({
+      label: r.label,
+      bar: POLARITIES.map((k) => `<span class="${k}" style="${width(r.total ? r[k] / r.total : 0)}"></span>`).join(""),
+      value: String(r.total),
+    })),
+  );
+  const legend = `\n<p class="legend" aria-hidden="true">${POLARITIES.map((k) => `<span class="key ${k}"></span> ${k}`).join(" ")} · the number is the mentions</p>`;
   const table = dataTable(["Aspect", "Positive", "Neutral", "Negative", "Mentions"], rows.map((r) => [r.label, r.positive, r.neutral, r.negative, r.total]));
-  return figure(title, description, { width: WIDTH, height, kind: "bars", body: `${bars}\n${legend}` }, table);
+  return figure(title, chart, table, legend);
 }
 
 export interface RatingRow {
@@ -83,21 +67,15 @@ export interface RatingRow {
   count: number;
 }
 
-/** Horizontal bars of average rating (0 to 5), with the number of reviews behind each. */
+/** Bars of average rating (out of 5), with the number of reviews behind each. */
 export function ratingBars(title: string, rows: RatingRow[]): string {
-  const barWidth = WIDTH - LABEL_WIDTH - 110;
-  const height = rows.length * ROW_HEIGHT + 8;
-  const bars = rows
-    .map((r, i) => {
-      const y = i * ROW_HEIGHT + 4;
-      const w = (r.average / 5) * barWidth;
-      const [label, value] = rowText(y, r.label, LABEL_WIDTH + barWidth + 6, r.count ? `${r.average} (${r.count})` : "none");
-      return `${label}<rect x="${LABEL_WIDTH}" y="${y}" width="${barWidth}" height="18" fill="#eaeef2"/><rect x="${LABEL_WIDTH}" y="${y}" width="${w.toFixed(1)}" height="18" fill="#0969da"/>${value}`;
-    })
-    .join("\n");
-  const description = rows.map((r) => `${r.label}: ${r.count ? `${r.average} out of 5 from ${r.count} reviews` : "no reviews"}`).join("; ");
+  const chart = bars(
+    title,
+    rows.map((r) => `${r.label}: ${r.count ? `${r.average} out of 5 from ${r.count} reviews` : "no reviews"}`).join("; "),
+    rows.map((r) => ({ label: r.label, bar: `<span class="rating" style="${width(r.average / 5)}"></span>`, value: r.count ? `${r.average} (${r.count})` : "none" })),
+  );
   const table = dataTable(["Name", "Average rating", "Reviews"], rows.map((r) => [r.label, r.count ? r.average : "–", r.count]));
-  return figure(title, description, { width: WIDTH, height, kind: "bars", body: bars }, table);
+  return figure(title, chart, table);
 }
 
 export interface Point {
@@ -106,27 +84,53 @@ export interface Point {
   count: number;
 }
 
-/** A line over time (quarters), on a fixed scale from `min` to `max`. */
-export function trendLine(title: string, points: Point[], scale: { min: number; max: number; unit: string }): string {
-  const height = 240;
-  const left = 40;
-  const right = 16;
-  const top = 12;
-  const bottom = 40;
-  const plotW = WIDTH - left - right;
+/**
+ * The scale of a trend: from the lowest value, rounded down, to the top of the range, so a
+ * change of a few tenths shows (on 1 to 5 a rating between 4 and 5 looked flat).
+ */
+function scaleOf(points: Point[], range: { min: number; max: number }): { min: number; max: number; step: number } {
+  const lowest = points.length ? Math.min(...points.map((p) => p.value)) : range.min;
+  const min = Math.max(range.min, Math.floor(lowest - 0.25));
+  const max = range.max;
+  return { min, max, step: max - min <= 2 ? 0.5 : 1 };
+}
+
+/** One drawing of the line, `width` units wide, with labels at most every `labelGap` units. */
+function trendSvg(title: string, description: string, points: Point[], s: { min: number; max: number; step: number }, size: { width: number; labelGap: number; className: string }): string {
+  const height = size.width < 500 ? 220 : 240;
+  // Room on the right for half of the last quarter's label, which is centred on the last point.
+  const [left, right, top, bottom] = [40, 32, 12, 40];
+  const plotW = size.width - left - right;
   const plotH = height - top - bottom;
   const x = (i: number) => left + (points.length > 1 ? (i / (points.length - 1)) * plotW : plotW / 2);
-  const y = (v: number) => top + plotH - ((v - scale.min) / (scale.max - scale.min)) * plotH;
-  const grid = Array.from({ length: scale.max - scale.min + 1 }, (_, k) => scale.min + k)
-    .map((v) => `<line x1="${left}" x2="${WIDTH - right}" y1="${y(v)}" y2="${y(v)}" stroke="#d0d7de"/><text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`)
-    .join("");
+  const y = (v: number) => top + plotH - ((v - s.min) / (s.max - s.min)) * plotH;
+  const ticks = Array.from({ length: Math.round((s.max - s.min) / s.step) + 1 }, (_, k) => s.min + k * s.step);
+  const grid = ticks.map((v) => `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`).join("");
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
-  const dots = points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5" fill="#0969da"><title>${html(p.label)}: ${p.value} (${p.count} reviews)</title></circle>`).join("");
-  const every = Math.max(1, Math.ceil(points.length / 8));
-  const labels = points.map((p, i) => (i % every === 0 || i === points.length - 1 ? `<text x="${x(i).toFixed(1)}" y="${height - 16}" text-anchor="middle">${html(p.label)}</text>` : "")).join("");
+  const dots = points.map((p, i) => `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${p.value} (${p.count} reviews)</title></circle>`).join("");
+  // Labels far enough apart not to overlap: every n-th, and the last when it has room.
+  const spacing = points.length > 1 ? plotW / (points.length - 1) : plotW;
+  const every = Math.max(1, Math.ceil(size.labelGap / spacing));
+  const shown = points.map((_, i) => i).filter((i) => i % every === 0);
+  const last = points.length - 1;
+  if (last > 0 && !shown.includes(last) && x(last) - x(shown.at(-1)!) >= size.labelGap) shown.push(last);
+  const labels = shown.map((i) => `<text x="${x(i).toFixed(1)}" y="${height - 16}" text-anchor="middle">${html(points[i]!.label)}</text>`).join("");
+  return `<svg class="${size.className}" viewBox="0 0 ${size.width} ${height}" role="img" aria-label="${html(`${title}. ${description}`)}">
+${grid}
+<path class="line" d="${path}"/>
+${dots}
+${labels}
+</svg>`;
+}
+
+/** A line over time (quarters), from the lowest value (rounded down) to the top of `range`. */
+export function trendLine(title: string, points: Point[], range: { min: number; max: number; unit: string }): string {
+  const s = scaleOf(points, range);
   const description = points.length
-    ? `From ${points[0]!.label} (${points[0]!.value}) to ${points.at(-1)!.label} (${points.at(-1)!.value}); lowest ${Math.min(...points.map((p) => p.value))}, highest ${Math.max(...points.map((p) => p.value))} ${scale.unit}.`
+    ? `From ${points[0]!.label} (${points[0]!.value}) to ${points.at(-1)!.label} (${points.at(-1)!.value}); lowest ${Math.min(...points.map((p) => p.value))}, highest ${Math.max(...points.map((p) => p.value))} ${range.unit}; the scale runs from ${s.min} to ${s.max}.`
     : "No data.";
-  const table = dataTable(["Quarter", scale.unit, "Reviews"], points.map((p) => [p.label, p.value, p.count]));
-  return figure(title, description, { width: WIDTH, height, kind: "line", body: `${grid}\n<path d="${path}" fill="none" stroke="#0969da" stroke-width="2"/>\n${dots}\n${labels}` }, table);
+  const wide = trendSvg(title, description, points, s, { width: 640, labelGap: 70, className: "wide" });
+  const narrow = trendSvg(title, description, points, s, { width: 340, labelGap: 80, className: "narrow" });
+  const table = dataTable(["Quarter", range.unit, "Reviews"], points.map((p) => [p.label, p.value, p.count]));
+  return figure(title, `${wide}\n${narrow}`, table);
 }

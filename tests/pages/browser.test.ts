@@ -3,7 +3,9 @@
  * each renders without console errors and passes axe-core with no serious or critical violation;
  * the reviews page's filters and paging go through the search API; the charts are there.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +17,14 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
 if (!haveBrowser) console.warn(`No Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped.`);
+
+/** Where the browser tests leave their screenshots (SCREENSHOTS_DIR, or a temporary folder). */
+let shotsDir: string | undefined;
+async function shots(): Promise<string> {
+  shotsDir ??= process.env.SCREENSHOTS_DIR ?? join(await tempDir(), "screenshots");
+  await mkdir(shotsDir, { recursive: true });
+  return shotsDir;
+}
 
 let server: Running;
 let browser: Browser;
@@ -150,19 +160,21 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     await page.context().close();
   }, 30_000);
 
-  it("draws the insights charts as labelled SVG, each with its figures as a table", async () => {
+  it("draws the insights charts as named images, each with its figures as a table", async () => {
     const { page } = await open("/insights/");
-    const charts = page.locator("figure.chart svg[role=img]");
-    expect(await charts.count()).toBeGreaterThanOrEqual(4);
-    for (const svg of await charts.all()) {
-      expect(await svg.locator(":scope > title").textContent()).toBeTruthy();
-      expect(await svg.locator(":scope > desc").textContent()).toBeTruthy();
+    const figures = page.locator("figure.chart");
+    expect(await figures.count()).toBeGreaterThanOrEqual(4);
+    for (const figure of await figures.all()) {
+      const images = figure.locator("[role=img]:visible");
+      expect(await images.count()).toBe(1);
+      expect((await images.getAttribute("aria-label"))!.length).toBeGreaterThan(20);
     }
-    expect(await page.locator("figure.chart table").count()).toBe(await charts.count());
+    expect(await page.locator("figure.chart table").count()).toBe(await figures.count());
     // The aspect chart has one row per aspect with mentions, in insights.json's numbers.
     const insights = await (await fetch(`${base}/insights.json`)).json();
     const aspects = insights.aspects.filter((a: { total: number }) => a.total > 0);
     const rows = await page.locator("figure.chart").first().locator("tbody tr").allTextContents();
+    expect(await page.locator("figure.chart").first().locator(".bars .row").count()).toBe(aspects.length);
     expect(rows).toHaveLength(aspects.length);
     expect(rows[0]).toContain(String(aspects[0].total));
     await page.context().close();
@@ -228,6 +240,55 @@ describe.skipIf(!haveBrowser)("the reviews list with JavaScript off", () => {
     expect(await page.locator("#results article").count()).toBe(0);
     await page.goto(`${base}/search/?rating=2&min_rating=4`);
     expect(await page.locator("#status").textContent()).toMatch(/exactly 2 stars and at least 4/);
+    await context.close();
+  }, 30_000);
+});
+
+describe.skipIf(!haveBrowser)("the insights charts on a phone and a desktop, light and dark", () => {
+  it.each([
+    [375, "light"],
+    [375, "dark"],
+    [1280, "light"],
+    [1280, "dark"],
+  ] as const)("at %i px (%s): text of 11 px or more, no label cut, quarter labels apart, as wide as the text", async (width, scheme) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+    const page = await context.newPage();
+    await page.goto(`${base}/insights/`);
+    // The screenshot, for a person to look at (the figures below are what the test holds).
+    const shot = join(await shots(), `insights-${width}-${scheme}.png`);
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+    const report = await page.evaluate(() => {
+      const shown = (e: Element) => e.getClientRects().length > 0;
+      const images = [...document.querySelectorAll("figure.chart [role=img]")].filter(shown);
+      const svgTexts = images.filter((i) => i.tagName === "svg").flatMap((svg) => [...svg.querySelectorAll("text")]);
+      const htmlTexts = images.filter((i) => i.tagName !== "svg").flatMap((i) => [...i.querySelectorAll(".label, .value")]);
+      // Drawn size: an SVG text's font size times the drawing's scale; HTML text's own size.
+      const drawn = svgTexts.map((t) => parseFloat(getComputedStyle(t).fontSize) * (t.ownerSVGElement!.getBoundingClientRect().width / t.ownerSVGElement!.viewBox.baseVal.width));
+      const sizes = [...drawn, ...htmlTexts.map((e) => parseFloat(getComputedStyle(e).fontSize))];
+      const cut = [
+        ...htmlTexts.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
+        ...svgTexts.filter((t) => {
+          const r = t.getBoundingClientRect();
+          const s = t.ownerSVGElement!.getBoundingClientRect();
+          return r.left < s.left - 1 || r.right > s.right + 1;
+        }).map((t) => t.textContent),
+      ];
+      const overlapping: string[] = [];
+      for (const svg of images.filter((i) => i.tagName === "svg")) {
+        const xLabels = [...svg.querySelectorAll("text[text-anchor=middle]")].map((t) => t.getBoundingClientRect()).sort((a, b) => a.left - b.left);
+        for (let i = 1; i < xLabels.length; i++) if (xLabels[i]!.left < xLabels[i - 1]!.right) overlapping.push(`${i}`);
+      }
+      const text = document.querySelector("main")!.getBoundingClientRect().width;
+      const colour = getComputedStyle(document.querySelector(".bars .label")!).color;
+      return { count: images.length, smallest: Math.min(...sizes), cut, overlapping, narrowest: Math.min(...images.map((i) => i.getBoundingClientRect().width / text)), colour, background: getComputedStyle(document.body).backgroundColor };
+    });
+    expect(report.count).toBeGreaterThanOrEqual(4);
+    expect(report.smallest).toBeGreaterThanOrEqual(11);
+    expect(report.cut).toEqual([]);
+    expect(report.overlapping).toEqual([]);
+    expect(report.narrowest).toBeGreaterThan(0.9);
+    expect(report.colour).not.toBe(report.background);
     await context.close();
   }, 30_000);
 });
