@@ -1,6 +1,6 @@
 /** How reviews are verified and published, and how the insights are computed. */
 import type { SiteData } from "../build/render.ts";
-import { html, page } from "./_lib/html.ts";
+import { count, html, page } from "./_lib/html.ts";
 
 export const data = { permalink: "/about/index.html" };
 
@@ -28,7 +28,7 @@ visit: the technician or technicians who came, the services done and the town, s
 <li><strong>Topics, questions, summary.</strong> Topics are phrases many reviews share; the questions are the ones the aspects answer, with how many reviewers raised them as a worry; the summary is written from the figures only.</li>
 </ol>
 <p><strong>How accurate is it?</strong> On 530 hand-labelled pest-control review clauses it agrees with a human reader about 3 times in 4 (75.1%); on the public SemEval-2014 benchmarks of restaurant and laptop reviews, 79.8% and 70.1%, about as well as the best systems of that shared task, against 73.1% and 61.4% for judging the whole sentence with VADER (measured 2026-11-22). Read single quotes with that in mind; the counts over many reviews are steadier than any one judgement.</p>
-<p>The figures on this site come from ${insights.generated_from.review_count} published reviews.</p>
+<p>The figures on this site come from ${count(insights.generated_from.review_count)} published reviews.</p>
 </section>`;
   return page({
     baseUrl, business, path: "/about/", title: `How the reviews of ${business.name} are published`, description: "How the reviews are collected, verified and published, and how the insights are computed.",

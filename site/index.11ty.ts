@@ -1,6 +1,6 @@
 /** The home page, for the business's customers: who it is and how to book, its rating and how it is spread, the newest reviews. */
 import type { SiteData } from "../build/render.ts";
-import { businessLd, html, jsonLd, names, page, reviewArticle, reviewLd } from "./_lib/html.ts";
+import { average, businessLd, count, html, jsonLd, names, page, reviewArticle, reviewLd } from "./_lib/html.ts";
 
 export const data = { permalink: "/index.html" };
 
@@ -22,9 +22,9 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   const max = Math.max(1, ...Object.values(rating.rating_counts));
   const distribution = (["5", "4", "3", "2", "1"] as const)
     .map((star) => {
-      const count = rating.rating_counts[star];
-      const pct = rating.review_count ? Math.round((count / rating.review_count) * 100) : 0;
-      return `<li><span class="label">${star} ${star === "1" ? "star" : "stars"}</span><span class="bar" aria-hidden="true"><span style="width:${Math.round((count / max) * 100)}%"></span></span><span class="count">${count} (${pct}%)</span></li>`;
+      const tally = rating.rating_counts[star];
+      const pct = rating.review_count ? Math.round((tally / rating.review_count) * 100) : 0;
+      return `<li><span class="label">${star} ${star === "1" ? "star" : "stars"}</span><span class="bar" aria-hidden="true"><span style="width:${Math.round((tally / max) * 100)}%"></span></span><span class="count">${count(tally)} (${pct}%)</span></li>`;
     })
     .join("\n");
   const ld = {
@@ -40,7 +40,7 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
 
 <section aria-labelledby="rating">
 <h2 id="rating">Rating</h2>
-<p class="score"><strong>${rating.rating_value}</strong> out of 5 from <a href="${baseUrl}/reviews/">${rating.review_count} verified reviews</a>.</p>
+<p class="score"><strong>${average(rating.rating_value)}</strong> out of 5 from <a href="${baseUrl}/reviews/">${count(rating.review_count)} verified reviews</a>.</p>
 <ul class="distribution" aria-label="Reviews per star rating">
 ${distribution}
 </ul>

@@ -2,7 +2,7 @@
 import { reviewUrl } from "../build/dataset.ts";
 import type { SiteData } from "../build/render.ts";
 import { ratingBars, sentimentBars, trendLine } from "./_lib/charts.ts";
-import { html, page } from "./_lib/html.ts";
+import { average, count, html, page } from "./_lib/html.ts";
 
 export const data = { permalink: "/insights/index.html" };
 
@@ -18,7 +18,7 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
     })
     .join("\n");
   const body = `<h1>What customers say</h1>
-<p class="lead">Computed from the text of ${insights.generated_from.review_count} reviews when the site was built. Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a href="${baseUrl}/about/#insights">how it is computed</a>.</p>
+<p class="lead">Computed from the text of ${count(insights.generated_from.review_count)} reviews when the site was built. Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a href="${baseUrl}/about/#insights">how it is computed</a>.</p>
 
 <section aria-labelledby="summary"><h2 id="summary">Summary</h2>
 <ul>${insights.summary.sentences.map((s) => `<li>${html(s.text)}</li>`).join("")}</ul>
@@ -45,7 +45,7 @@ ${ratingBars("Average rating per service (reviews)", withReviews(insights.entiti
 </section>
 
 <section aria-labelledby="topics"><h2 id="topics">Recurring topics</h2>
-<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/search/?query=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${t.review_count} reviews, average ${t.average_rating})</li>`).join("")}</ul>
+<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/search/?query=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${count(t.review_count)} reviews, average ${average(t.average_rating)})</li>`).join("")}</ul>
 </section>
 
 <section aria-labelledby="quotes"><h2 id="quotes">In their words</h2>
@@ -53,7 +53,7 @@ ${quotes}
 </section>`;
   return page({
     baseUrl, business, path: "/insights/", title: `What customers say about ${business.name}`,
-    description: `Aspects, technicians, services and trends computed from ${insights.generated_from.review_count} verified reviews.`,
+    description: `Aspects, technicians, services and trends computed from ${count(insights.generated_from.review_count)} verified reviews.`,
     body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
   });
 }

@@ -5,7 +5,7 @@
  * a narrow screen, one shown by CSS), so its labels stay readable at 375 px. Each chart is an
  * image with a name that says what it shows, with the same figures as a table.
  */
-import { html } from "./html.ts";
+import { average, count, html } from "./html.ts";
 
 /** A chart and, under it, the same figures as a table. */
 function figure(title: string, chart: string, table: string, after = ""): string {
@@ -53,11 +53,11 @@ export function sentimentBars(title: string, rows: SentimentRow[]): string {
     rows.map((r) => ({
       label: r.label,
       bar: POLARITIES.map((k) => `<span class="${k}" style="${width(r.total ? r[k] / r.total : 0)}"></span>`).join(""),
-      value: String(r.total),
+      value: count(r.total),
     })),
   );
   const legend = `\n<p class="legend" aria-hidden="true">${POLARITIES.map((k) => `<span class="key ${k}"></span> ${k}`).join(" ")} · the number is the mentions</p>`;
-  const table = dataTable(["Aspect", "Positive", "Neutral", "Negative", "Mentions"], rows.map((r) => [r.label, r.positive, r.neutral, r.negative, r.total]));
+  const table = dataTable(["Aspect", "Positive", "Neutral", "Negative", "Mentions"], rows.map((r) => [r.label, count(r.positive), count(r.neutral), count(r.negative), count(r.total)]));
   return figure(title, chart, table, legend);
 }
 
@@ -71,10 +71,10 @@ export interface RatingRow {
 export function ratingBars(title: string, rows: RatingRow[]): string {
   const chart = bars(
     title,
-    rows.map((r) => `${r.label}: ${r.count ? `${r.average} out of 5 from ${r.count} reviews` : "no reviews"}`).join("; "),
-    rows.map((r) => ({ label: r.label, bar: `<span class="rating" style="${width(r.average / 5)}"></span>`, value: r.count ? `${r.average} (${r.count})` : "none" })),
+    rows.map((r) => `${r.label}: ${r.count ? `${average(r.average)} out of 5 from ${count(r.count)} reviews` : "no reviews"}`).join("; "),
+    rows.map((r) => ({ label: r.label, bar: `<span class="rating" style="${width(r.average / 5)}"></span>`, value: r.count ? `${average(r.average)} (${count(r.count)})` : "none" })),
   );
-  const table = dataTable(["Name", "Average rating", "Reviews"], rows.map((r) => [r.label, r.count ? r.average : "–", r.count]));
+  const table = dataTable(["Name", "Average rating", "Reviews"], rows.map((r) => [r.label, r.count ? average(r.average) : "–", count(r.count)]));
   return figure(title, chart, table);
 }
 
@@ -107,7 +107,7 @@ function trendSvg(title: string, description: string, points: Point[], s: { min:
   const ticks = Array.from({ length: Math.round((s.max - s.min) / s.step) + 1 }, (_, k) => s.min + k * s.step);
   const grid = ticks.map((v) => `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`).join("");
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
-  const dots = points.map((p, i) => `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${p.value} (${p.count} reviews)</title></circle>`).join("");
+  const dots = points.map((p, i) => `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`).join("");
   // Labels far enough apart not to overlap: every n-th, and the last when it has room.
   const spacing = points.length > 1 ? plotW / (points.length - 1) : plotW;
   const every = Math.max(1, Math.ceil(size.labelGap / spacing));
@@ -127,10 +127,10 @@ ${labels}
 export function trendLine(title: string, points: Point[], range: { min: number; max: number; unit: string }): string {
   const s = scaleOf(points, range);
   const description = points.length
-    ? `From ${points[0]!.label} (${points[0]!.value}) to ${points.at(-1)!.label} (${points.at(-1)!.value}); lowest ${Math.min(...points.map((p) => p.value))}, highest ${Math.max(...points.map((p) => p.value))} ${range.unit}; the scale runs from ${s.min} to ${s.max}.`
+    ? `From ${points[0]!.label} (${average(points[0]!.value)}) to ${points.at(-1)!.label} (${average(points.at(-1)!.value)}); lowest ${average(Math.min(...points.map((p) => p.value)))}, highest ${average(Math.max(...points.map((p) => p.value)))} ${range.unit}; the scale runs from ${s.min} to ${s.max}.`
     : "No data.";
   const wide = trendSvg(title, description, points, s, { width: 640, labelGap: 70, className: "wide" });
   const narrow = trendSvg(title, description, points, s, { width: 340, labelGap: 80, className: "narrow" });
-  const table = dataTable(["Quarter", range.unit, "Reviews"], points.map((p) => [p.label, p.value, p.count]));
+  const table = dataTable(["Quarter", range.unit, "Reviews"], points.map((p) => [p.label, average(p.value), count(p.count)]));
   return figure(title, `${wide}\n${narrow}`, table);
 }

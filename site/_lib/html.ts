@@ -18,6 +18,19 @@ export function stars(rating: number): string {
   return `<span class="stars" role="img" aria-label="${rating} out of 5 stars">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`;
 }
 
+// One way to write numbers on every page: counts with thousands separators (1,234), averages
+// of stars with two decimals (4.30), as insights.json rounds them.
+const COUNT = new Intl.NumberFormat("en-US");
+const AVERAGE = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function count(n: number): string {
+  return COUNT.format(n);
+}
+
+export function average(n: number): string {
+  return AVERAGE.format(n);
+}
+
 // One formatter for every date: toLocaleDateString builds a new one per call, which is slow
 // across a million pages.
 const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });

@@ -5,7 +5,7 @@
  * the JSON API instead (site/scripts/reviews.ts) and stays in place.
  */
 import type { PublicBusiness, PublicReview } from "../../data/schema/public.ts";
-import { html, names, page, reviewArticle, scriptJson } from "./html.ts";
+import { count as formatCount, html, names, page, reviewArticle, scriptJson } from "./html.ts";
 
 export const PAGE_SIZE = 20;
 
@@ -57,7 +57,7 @@ export function reviewsListPage(v: ReviewsList): string {
     ? `The search was refused: ${v.refused}`
     : v.total === 0
       ? "No review matches these filters."
-      : `Reviews ${v.from}–${v.from + count - 1} of ${v.total}.`;
+      : `Reviews ${formatCount(v.from)}–${formatCount(v.from + count - 1)} of ${formatCount(v.total)}.`;
   const links = [
     v.from > 1 && `<a class="nojs" href="${html(searchUrl({}))}">First page</a>`,
     v.nextCursor && `<a class="nojs" rel="next" href="${html(searchUrl({ cursor: v.nextCursor, from: String(v.from + count) }))}">Next page</a>`,

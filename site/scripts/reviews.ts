@@ -6,7 +6,7 @@
  * script. Bundled by esbuild into /assets/reviews.js.
  */
 import type { PublicReview } from "../../data/schema/public.ts";
-import { reviewArticle, type Names } from "../_lib/html.ts";
+import { count, reviewArticle, type Names } from "../_lib/html.ts";
 import { contradiction } from "../_lib/reviews-list.ts";
 
 interface Page {
@@ -77,7 +77,7 @@ async function show(place: Place): Promise<void> {
     shown = place;
     nextCursor = page.next_cursor;
     results.innerHTML = page.reviews.map((r) => reviewArticle(r, lookup, { heading: "h2", link: true })).join("\n") || "<p>No review matches these filters.</p>";
-    status.textContent = page.total === 0 ? "No review matches these filters." : `Reviews ${place.from}–${place.from + page.count - 1} of ${page.total}.`;
+    status.textContent = page.total === 0 ? "No review matches these filters." : `Reviews ${count(place.from)}–${count(place.from + page.count - 1)} of ${count(page.total)}.`;
     showPaging(page.total);
     const address = filters();
     if (place.cursor) address.set("cursor", place.cursor);

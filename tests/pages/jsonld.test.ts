@@ -109,3 +109,19 @@ describe("pages for the business's customers", () => {
     for (const developer of [`${BASE_URL}/mcp`, "reviews.json", "llms.txt"]) expect(api).toContain(developer);
   });
 });
+
+describe("numbers on the pages", () => {
+  it("writes averages with two decimals and counts with thousands separators, the same way everywhere", async () => {
+    const home = await read("index.html");
+    const value = dataset.aggregate_rating.rating_value.toFixed(2);
+    expect(home).toContain(`<strong>${value}</strong> out of 5`);
+    const insights = await read("insights/index.html");
+    // The page's own figures: each topic's average, each rating bar's value (the summary's
+    // sentences are insights.json's text, as computed).
+    const topics = insights.slice(insights.indexOf('<ul class="topics">'));
+    const averages = [...topics.slice(0, topics.indexOf("</ul>")).matchAll(/average (\d+(?:\.\d+)?)\)/g)];
+    expect(averages.length).toBeGreaterThan(3);
+    for (const m of averages) expect(m[1], m[0]).toMatch(/^\d\.\d\d$/);
+    for (const m of insights.matchAll(/class="value">(\d+(?:\.\d+)?) \(/g)) expect(m[1], m[0]).toMatch(/^\d\.\d\d$/);
+  });
+});
