@@ -45,7 +45,7 @@ ${ratingBars("Average rating per service (reviews)", withReviews(insights.entiti
 </section>
 
 <section aria-labelledby="topics"><h2 id="topics">Recurring topics</h2>
-<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/search/?query=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${count(t.review_count)} reviews, average ${average(t.average_rating)})</li>`).join("")}</ul>
+<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/search/?words=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${count(t.review_count)} reviews, average ${average(t.average_rating)})</li>`).join("")}</ul>
 </section>
 
 <section aria-labelledby="quotes"><h2 id="quotes">In their words</h2>

@@ -49,7 +49,7 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
 }
 
 const LABELS: Record<string, string> = {
-  query: "Words", rating: "Stars", min_rating: "At least", mentions_technician: "Technician", mentions_service: "Service", since: "From", until: "To", cursor: "Page", limit: "Page size",
+  words: "Words", query: "Phrase", rating: "Stars", min_rating: "At least", mentions_technician: "Technician", mentions_service: "Service", since: "From", until: "To", cursor: "Page", limit: "Page size",
 };
 
 function describe(issues: Issue[]): string {

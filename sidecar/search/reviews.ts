@@ -17,6 +17,8 @@ export interface ReviewFilter {
   since?: string;
   until?: string;
   query?: string;
+  /** Whole words (TextIndex.words), all of which must appear. */
+  words?: string[];
   technician?: string;
   service?: string;
 }
@@ -115,6 +117,7 @@ export class ReviewIndex {
     if (filter.technician !== undefined) sets.push(this.byTechnician.get(filter.technician) ?? this.none);
     if (filter.service !== undefined) sets.push(this.byService.get(filter.service) ?? this.none);
     if (filter.query !== undefined) sets.push(this.text.matching(filter.query));
+    for (const word of filter.words ?? []) sets.push(this.text.word(word));
 
     const { total, positions } = this.match(sets, from, to, start, limit + 1);
     const more = positions.length > limit;

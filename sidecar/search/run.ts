@@ -7,6 +7,7 @@ import type { Issue } from "../http/errors.ts";
 import type { Parsed } from "../http/query.ts";
 import type { SearchParams } from "../schema.ts";
 import type { Cursor, Page, ReviewFilter } from "./reviews.ts";
+import { TextIndex } from "./text.ts";
 
 export interface SearchResult {
   page: Page;
@@ -17,6 +18,8 @@ export interface SearchResult {
 export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<SearchResult> {
   const issues: Issue[] = [];
   const filter: ReviewFilter = { rating: params.rating, minRating: params.min_rating, since: params.since, until: params.until, query: params.query };
+  // The schema made sure there is at least one word.
+  if (params.words !== undefined) filter.words = TextIndex.words(params.words);
   if (params.mentions_technician !== undefined) {
     const found = resolveTechnician(bundle, params.mentions_technician);
     if (typeof found === "string") filter.technician = found;

@@ -8,7 +8,7 @@
 import { LRUCache } from "lru-cache";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../turn.ts";
-import { postingsFromBits, type Postings } from "./postings.ts";
+import { postingsFrom, postingsFromBits, type Postings } from "./postings.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -23,6 +23,8 @@ const ENTRY_OVERHEAD = 256;
 
 export class TextIndex {
   private readonly cache: LRUCache<string, Postings>;
+  /** Each vocabulary word's place in `vocabulary` and `postings`. */
+  private readonly wordAt: Map<string, number>;
 
   private constructor(
     private readonly lowered: readonly string[],
@@ -30,6 +32,7 @@ export class TextIndex {
     private readonly postings: Uint32Array[],
     cacheBytes: number,
   ) {
+    this.wordAt = new Map(vocabulary.map((w, i) => [w, i]));
     this.cache = new LRUCache({
       maxSize: cacheBytes,
       sizeCalculation: (postings, key) => ENTRY_OVERHEAD + 2 * key.length + postings.bits.byteLength + postings.list.byteLength,
@@ -53,6 +56,23 @@ export class TextIndex {
 
   static normalise(text: string): string {
     return text.toLowerCase();
+  }
+
+  /** The words of a text as the index cuts them: runs of letters and digits, lowercased. */
+  static words(text: string): string[] {
+    return [...new Set(TextIndex.normalise(text).match(WORD) ?? [])];
+  }
+
+  /** Positions of the reviews holding `word` (one of words()) as a whole word. */
+  word(word: string): Postings {
+    // Not a substring query's key: those never start with a NUL.
+    const key = `\u0000${word}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const at = this.wordAt.get(word);
+    const postings = postingsFrom(at === undefined ? [] : this.postings[at]!, this.lowered.length);
+    this.cache.set(key, postings);
+    return postings;
   }
 
   /** Bytes the kept results take, as the budget counts them. */

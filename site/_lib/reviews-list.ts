@@ -64,7 +64,7 @@ export function reviewsListPage(v: ReviewsList): string {
   ].filter(Boolean);
   const body = `<h1>Reviews</h1>
 <form id="filters" class="filters" action="${baseUrl}/search/" data-api="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
-<div><label for="f-query">Words</label><input id="f-query" name="query" type="search" placeholder="e.g. spiders"${value("query")}></div>
+<div><label for="f-words">Words</label><input id="f-words" name="words" type="search" placeholder="e.g. spiders ants"${value("words")}></div>
 <div><label for="f-rating">Stars</label><select id="f-rating" name="rating"><option value="">Any</option>${STAR_CHOICES.map((s) => `<option value="${s}"${selected("rating", s)}>${stars(s)}</option>`).join("")}</select></div>
 <div><label for="f-min">At least</label><select id="f-min" name="min_rating"><option value="">Any</option>${AT_LEAST_CHOICES.map((s) => `<option value="${s}"${selected("min_rating", s)}>${stars(s)}</option>`).join("")}</select></div>
 <div><label for="f-tech">Technician</label><select id="f-tech" name="mentions_technician"><option value="">Any</option>${options("mentions_technician", business.technicians)}</select></div>

@@ -41,7 +41,7 @@ describe("MCP with the SDK's client over HTTP", () => {
     }
     const search = tools.find((t) => t.name === "search_reviews")!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
-      ["cursor", "detail", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until"],
+      ["cursor", "detail", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until", "words"],
     );
     expect(search.inputSchema.properties!.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
   });

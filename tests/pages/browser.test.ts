@@ -113,12 +113,12 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     expect(five.total).toBeLessThanOrEqual(answer.total);
     for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))) expect(label).toBe("5 out of 5 stars");
     // Words, and the address keeps the filters.
-    const wordsAsked = page.waitForResponse((r) => r.url().includes("query=spider"));
-    await page.fill("#f-query", "spider");
+    const wordsAsked = page.waitForResponse((r) => r.url().includes("words=spiders"));
+    await page.fill("#f-words", "spiders");
     await page.click("button[type=submit]");
     await wordsAsked;
-    await page.waitForURL(/query=spider/);
-    for (const text of await page.locator("#results .text").allTextContents()) expect(text.toLowerCase()).toContain("spider");
+    await page.waitForURL(/words=spiders/);
+    for (const text of await page.locator("#results .text").allTextContents()) expect(text.toLowerCase()).toMatch(/\bspiders\b/);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 30_000);

@@ -44,7 +44,7 @@ describe("/.well-known/openapi.json", () => {
       ["hub.callback", "hub.lease_seconds", "hub.mode", "hub.secret", "hub.topic", "hub.url"],
     );
     const names = doc.paths["/api/reviews/search"].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(names).toEqual(["cursor", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until"]);
+    expect(names).toEqual(["cursor", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until", "words"]);
     const limit = doc.paths["/api/reviews/search"].get.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
   });

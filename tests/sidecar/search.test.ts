@@ -23,9 +23,12 @@ function reference(p: Record<string, string | number>): PublicReview[] {
     (p.since === undefined || r.date >= String(p.since)) &&
     (p.until === undefined || r.date <= String(p.until)) &&
     (p.query === undefined || r.text.toLowerCase().includes(String(p.query).toLowerCase())) &&
+    (p.words === undefined || wordsOf(String(p.words)).every((w) => wordsOf(r.text).includes(w))) &&
     (p.mentions_technician === undefined || r.technicians.includes(String(p.mentions_technician))) &&
     (p.mentions_service === undefined || r.services.includes(String(p.mentions_service))));
 }
+
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 const qs = (p: Record<string, string | number>) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
 
@@ -124,6 +127,24 @@ describe.each([0, 1])("GET /api/reviews/search (target %i)", (t) => {
     expect(body.issues.map((i: { path: string[] }) => i.path[0]).sort()).toEqual(["color", "limit", "rating", "since"]);
   });
 
+  it("matches words as whole words, every one of them, in any order", async () => {
+    const both = await get("words=ants%20spiders&limit=100");
+    expect(both.res.status).toBe(200);
+    expect(both.body.total).toBeGreaterThan(0);
+    for (const r of both.body.reviews as PublicReview[]) expect(wordsOf(r.text)).toEqual(expect.arrayContaining(["ants", "spiders"]));
+    expect(both.body.total).toBe(reference({ words: "spiders ants" }).length);
+    // "ant" is not "pleasant" or "ants".
+    const ant = await get("words=ant&limit=100");
+    for (const r of ant.body.reviews as PublicReview[]) expect(wordsOf(r.text)).toContain("ant");
+    expect(ant.body.total).toBeLessThan(reference({ query: "ant" }).length);
+  });
+
+  it("refuses words with no word in them, naming the parameter", async () => {
+    const { res, body } = await get("words=%21%21");
+    expect(res.status).toBe(400);
+    expect(body.issues[0]).toMatchObject({ path: ["words"] });
+  });
+
   it("walks every match exactly once by following next_cursor", async () => {
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -156,6 +177,7 @@ describe("search agrees with a brute-force filter (property)", () => {
       since: fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
       until: fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
       query: fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 3 })),
+      words: fc.constantFrom("spiders ants", "ant", "ants", "on time", "Dana", "the", "über", "mice attic", "came back", "10/10", "n't"),
       mentions_technician: fc.constantFrom("dana-whitfield", "marco-ruiz", "chris-park", "chris-dunn", "priya-shah"),
       mentions_service: fc.constantFrom("ant-control", "rodent-control", "quarterly-plan", "wildlife-exclusion"),
       limit: fc.integer({ min: 1, max: 100 }),
