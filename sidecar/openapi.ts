@@ -86,6 +86,8 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
     info: {
       title: "Verified reviews and insights",
       version: "1.0.0",
+      // The terms of reuse, stated on the about page (the reviews are the customers' words).
+      license: { name: "Free to read, copy and quote with a link to each review", url: `${baseUrl}/about/#reuse` },
       description:
         "Read-only reviews of one local pest-control business, with aspect-based insights. No key, account or token: every route is public and an Authorization header is ignored. JSON member names are snake_case; dates are YYYY-MM-DD; timestamps are RFC 3339 UTC. Errors have the body { error, message, issues? }.",
     },

@@ -29,6 +29,14 @@ visit: the technician or technicians who came, the services done and the town, s
 </ol>
 <p><strong>How accurate is it?</strong> On 530 hand-labelled pest-control review clauses it agrees with a human reader about 3 times in 4 (75.1%); on the public SemEval-2014 benchmarks of restaurant and laptop reviews, 79.8% and 70.1%, about as well as the best systems of that shared task, against 73.1% and 61.4% for judging the whole sentence with VADER (measured 2026-11-22). Read single quotes with that in mind; the counts over many reviews are steadier than any one judgement.</p>
 <p>The figures on this site come from ${count(insights.generated_from.review_count)} published reviews.</p>
+</section>
+
+<section aria-labelledby="reuse"><h2 id="reuse">Using the reviews and the data</h2>
+<p>Everything here is public and free to use without an account: you may read, copy, cache and quote the reviews and the
+figures, in people's tools and in machines', as long as you say where they come from and link to the review (each has its
+own permanent address). The reviews are the customers' own words, published by ${html(business.name)} with their consent;
+do not present them as written about anyone else, or change what they say. For any other use, ask us at
+<a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
 </section>`;
   return page({
     baseUrl, business, path: "/about/", title: `How the reviews of ${business.name} are published`, description: "How the reviews are collected, verified and published, and how the insights are computed.",
