@@ -1,6 +1,8 @@
 /** The official MCP SDK client, connected to a sidecar over real HTTP. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll } from "vitest";
+import { builtDist, startSidecar, type Sidecar } from "./sidecar.ts";
 
 export async function connectClient(baseUrl: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "reviewcast-tests", version: "1.0.0" });
@@ -24,3 +26,20 @@ export const INITIALIZE = {
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
 };
+
+/**
+ * A sidecar over the repository's data with the SDK's client connected, for a test file: started
+ * before its tests, closed after them. Read its members inside the tests.
+ */
+export function useConnectedSidecar(): { sidecar: Sidecar; client: Client; transport: StreamableHTTPClientTransport } {
+  const state = {} as { sidecar: Sidecar; client: Client; transport: StreamableHTTPClientTransport };
+  beforeAll(async () => {
+    state.sidecar = await startSidecar(await builtDist());
+    Object.assign(state, await connectClient(state.sidecar.url));
+  });
+  afterAll(async () => {
+    await state.client?.close();
+    await state.sidecar?.close();
+  });
+  return state;
+}

@@ -4,35 +4,25 @@
  * search_reviews of 20 reviews under 6,000, an unfiltered get_insights under 8,000; with what an
  * agent needs still there (each review's id, date, stars, author and words; every aspect's score).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PublicReview } from "../../data/schema/public.ts";
-import { connectClient } from "../helpers/mcp.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { useConnectedSidecar } from "../helpers/mcp.ts";
 
-let sidecar: Sidecar;
-let client: Awaited<ReturnType<typeof connectClient>>["client"];
-beforeAll(async () => {
-  sidecar = await startSidecar(await builtDist());
-  ({ client } = await connectClient(sidecar.url));
-});
-afterAll(async () => {
-  await client.close();
-  await sidecar.close();
-});
+const connected = useConnectedSidecar();
 
 const size = (value: unknown) => JSON.stringify(value).length;
 
 describe("MCP results sized for a model's context", () => {
   it("tools/list is under 10,000 characters", async () => {
-    const list = await client.listTools();
+    const list = await connected.client.listTools();
     expect(list.tools).toHaveLength(5);
     expect(size(list)).toBeLessThan(10_000);
   });
 
   it("a default search_reviews (20 reviews) is under 6,000 characters, each review's id, date, stars, author and words in it", async () => {
-    const result = await client.callTool({ name: "search_reviews", arguments: {} });
+    const result = await connected.client.callTool({ name: "search_reviews", arguments: {} });
     expect(size(result)).toBeLessThan(6_000);
-    const http = await (await sidecar.app.request("/api/reviews/search")).json();
+    const http = await (await connected.sidecar.app.request("/api/reviews/search")).json();
     expect(http.reviews).toHaveLength(20);
     const text = (result.content as { text: string }[])[0]!.text;
     for (const r of http.reviews as PublicReview[]) {
@@ -42,7 +32,7 @@ describe("MCP results sized for a model's context", () => {
   });
 
   it("an unfiltered get_insights is under 8,000 characters and points at the detail", async () => {
-    const result = await client.callTool({ name: "get_insights", arguments: {} });
+    const result = await connected.client.callTool({ name: "get_insights", arguments: {} });
     expect(size(result)).toBeLessThan(8_000);
     expect((result.content as { text: string }[])[0]!.text).toMatch(/call get_insights with one aspect, technician, service or service_area/);
   });

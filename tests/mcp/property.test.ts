@@ -1,18 +1,8 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectClient } from "../helpers/mcp.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { describe, expect, it } from "vitest";
+import { useConnectedSidecar } from "../helpers/mcp.ts";
 
-let sidecar: Sidecar;
-let client: Awaited<ReturnType<typeof connectClient>>["client"];
-beforeAll(async () => {
-  sidecar = await startSidecar(await builtDist());
-  ({ client } = await connectClient(sidecar.url));
-});
-afterAll(async () => {
-  await client.close();
-  await sidecar.close();
-});
+const connected = useConnectedSidecar();
 
 const date = fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 const args = fc.record(
@@ -35,8 +25,8 @@ describe("search_reviews over MCP equals GET /api/reviews/search (property)", ()
       fc.asyncProperty(args, async (a) => {
         if (a.since && a.until && a.since > a.until) [a.since, a.until] = [a.until, a.since];
         const qs = new URLSearchParams(Object.entries(a).map(([k, v]) => [k, String(v)]));
-        const http = await (await sidecar.app.request(`/api/reviews/search?${qs}`)).json();
-        const mcp = await client.callTool({ name: "search_reviews", arguments: { ...a, detail: "full" } });
+        const http = await (await connected.sidecar.app.request(`/api/reviews/search?${qs}`)).json();
+        const mcp = await connected.client.callTool({ name: "search_reviews", arguments: { ...a, detail: "full" } });
         expect(mcp.isError).toBeFalsy();
         // The same page, plus the permalink pattern MCP results carry once.
         expect(mcp.structuredContent).toEqual({ ...http, review_url: "http://localhost:3000/reviews/{id}/" });
