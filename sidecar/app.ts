@@ -7,6 +7,7 @@
 import { H3, HTTPError, type H3Event } from "h3";
 import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
+import type { Methods } from "./http/dispatch.ts";
 import { errorResponse, methodNotAllowed } from "./http/errors.ts";
 import { defineOpenApiRoute } from "./routes/openapi.get.ts";
 import { defineSearchPageRoute } from "./routes/search-page.get.ts";
@@ -22,8 +23,6 @@ import { isDatabaseError } from "./store/errors.ts";
 /** The API's version (OpenAPI info.version, MCP serverInfo.version). */
 export const VERSION = "1.0.0";
 
-export type Handler = (request: Request, url: URL, params: Record<string, string>, event: H3Event) => Response | Promise<Response>;
-export type Methods = Partial<Record<"GET" | "POST" | "DELETE", Handler>>;
 
 export interface AppDeps {
   bundle: BundleRef;

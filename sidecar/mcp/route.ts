@@ -10,7 +10,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { FastResponse } from "srvx";
-import type { Methods } from "../app.ts";
+import type { Methods } from "../http/dispatch.ts";
 import type { BundleRef } from "../bundle.ts";
 import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";

@@ -1,0 +1,63 @@
+/**
+ * No module imports itself back through others, type-only imports included: an import cycle makes
+ * load order matter and the layers impossible to tell apart. The graph is read from the sources'
+ * import and export statements (relative specifiers only; packages cannot import us back).
+ * madge and dependency-cruiser, the usual tools, do not install here: madge's peer TypeScript is
+ * 5 (this project uses 7), and dependency-cruiser's current major needs Node 22.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : sources(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every cycle, each as the list of files from one of its modules back to it. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === "open") found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe("imports", () => {
+  const files = ["build", "site", "sidecar", "data", "scripts", "bench"].flatMap((d) => sources(join(ROOT, d)));
+  const graph = new Map(files.map((file) => {
+    const text = readFileSync(file, "utf8");
+    const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
+    return [file, targets.filter((t) => t.endsWith(".ts"))];
+  }));
+
+  it("are read from every source file", () => {
+    expect(files.length).toBeGreaterThan(60);
+    // The reader sees what it must: app.ts imports its routes.
+    expect(graph.get(join(ROOT, "sidecar/app.ts"))).toContain(join(ROOT, "sidecar/mcp/route.ts"));
+  });
+
+  it("have no cycle", () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("finds a cycle when there is one (the check itself)", () => {
+    expect(cycles(new Map([["/a.ts", ["/b.ts"]], ["/b.ts", ["/c.ts"]], ["/c.ts", ["/a.ts"]]]))).toHaveLength(1);
+  });
+});
