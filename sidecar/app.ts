@@ -9,6 +9,7 @@ import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
 import type { Methods } from "./http/dispatch.ts";
 import { errorResponse, methodNotAllowed } from "./http/errors.ts";
+import { VERSION } from "./openapi.ts";
 import { defineOpenApiRoute } from "./routes/openapi.get.ts";
 import { defineSearchPageRoute } from "./routes/search-page.get.ts";
 import { defineSearchRoute } from "./routes/search.get.ts";
@@ -20,8 +21,6 @@ import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
 import type { SidecarSettings } from "./settings.ts";
 import { isDatabaseError } from "./store/errors.ts";
 
-/** The API's version (OpenAPI info.version, MCP serverInfo.version). */
-export const VERSION = "1.0.0";
 
 
 export interface AppDeps {

@@ -5,9 +5,12 @@
 import { z } from "zod";
 import { Insights } from "../data/schema/insights.ts";
 import { JsonFeed, ReviewsDataset } from "../data/schema/public.ts";
-import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./schema.ts";
+import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./params.ts";
 
 type JsonSchema = Record<string, unknown>;
+
+/** The API's version: the OpenAPI document's info.version and the MCP server's serverInfo.version. */
+export const VERSION = "1.0.0";
 
 /** JSON Schema 2020-12 for a zod schema, without the members OpenAPI does not want inline. */
 export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
@@ -85,7 +88,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
     openapi: "3.1.0",
     info: {
       title: "Verified reviews and insights",
-      version: "1.0.0",
+      version: VERSION,
       // The terms of reuse, stated on the about page (the reviews are the customers' words).
       license: { name: "Free to read, copy and quote with a link to each review", url: `${baseUrl}/about/#reuse` },
       description:

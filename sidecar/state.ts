@@ -3,13 +3,13 @@ import { join } from "node:path";
 import type { SidecarSettings } from "./settings.ts";
 import { openPostgres } from "./store/postgres.ts";
 import { openSqlite } from "./store/sqlite.ts";
-import type { HubStore } from "./store/store.ts";
+import type { StateStore } from "./store/store.ts";
 
 export class StateError extends Error {
   override name = "StateError";
 }
 
-export async function openState(settings: Pick<SidecarSettings, "DATABASE_URL" | "STATE_DIR">): Promise<HubStore> {
+export async function openState(settings: Pick<SidecarSettings, "DATABASE_URL" | "STATE_DIR">): Promise<StateStore> {
   if (settings.DATABASE_URL) {
     try {
       return await openPostgres(settings.DATABASE_URL);

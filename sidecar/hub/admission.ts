@@ -6,8 +6,8 @@
  * hosts are counted by name, whatever the port.
  */
 import { sql, type Kysely, type Transaction } from "kysely";
-import type { Database } from "../store/schema.ts";
-import type { HubStore, Intent } from "../store/store.ts";
+import type { Database } from "../store/tables.ts";
+import type { StateStore, Intent } from "../store/store.ts";
 
 export interface AdmissionLimits {
   /** Subscriptions, verified or waiting, per callback host name. */
@@ -27,7 +27,7 @@ export type Admission =
 /** Any value: PostgreSQL serialises admissions across instances on this advisory lock. */
 const ADMISSION_LOCK = 0x7765_6273;
 
-export async function admitIntent(store: HubStore, intent: Omit<Intent, "id">, limits: AdmissionLimits, now: number): Promise<Admission> {
+export async function admitIntent(store: StateStore, intent: Omit<Intent, "id">, limits: AdmissionLimits, now: number): Promise<Admission> {
   return store.db.transaction().execute(async (trx) => {
     if (store.engine === "postgres") await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
     const { topic, callback, callback_host: host } = intent;

@@ -8,7 +8,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Agent } from "node:https";
 import type { BundleRef } from "../bundle.ts";
-import type { Delivery, HubStore, Intent } from "../store/store.ts";
+import type { Delivery, StateStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
 import { resolveCallback } from "./ssrf.ts";
 import { discoveryLinks, TOPICS, topicPath } from "./topics.ts";
@@ -48,7 +48,7 @@ export class Hub {
   private readonly work = new Set<Promise<void>>();
 
   constructor(
-    readonly store: HubStore,
+    readonly store: StateStore,
     private readonly bundle: BundleRef,
     private readonly baseUrl: string,
     private readonly options: HubOptions,

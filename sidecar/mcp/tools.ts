@@ -14,7 +14,7 @@ import { IsoDate, Slug } from "../../data/schema/records.ts";
 import type { Bundle, BundleRef } from "../bundle.ts";
 import { LRUCache } from "lru-cache";
 import type { Issue } from "../http/errors.ts";
-import { searchFields, sinceNotAfterUntil } from "../schema.ts";
+import { searchFields, sinceNotAfterUntil } from "../params.ts";
 import type { Page } from "../search/reviews.ts";
 import { decodeCursor, encodeCursor, searchReviews } from "../search/run.ts";
 

@@ -11,7 +11,7 @@ import { contradiction, PAGE_SIZE, reviewsListPage } from "../../site/_lib/revie
 import type { BundleRef } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import { parseQuery } from "../http/query.ts";
-import { SearchParams } from "../schema.ts";
+import { SearchParams } from "../params.ts";
 import { encodeCursor, searchReviews } from "../search/run.ts";
 
 export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {

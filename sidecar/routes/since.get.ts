@@ -9,7 +9,7 @@ import { strongEtag } from "../http/conditional.ts";
 import { invalidParameters } from "../http/errors.ts";
 import { fromZod, parseQuery } from "../http/query.ts";
 import { represent } from "../http/respond.ts";
-import { SincePath, SinceQuery } from "../schema.ts";
+import { SincePath, SinceQuery } from "../params.ts";
 import { decodeCursor, pageResult } from "../search/run.ts";
 
 export function defineSinceRoute(bundle: BundleRef) {

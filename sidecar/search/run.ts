@@ -5,7 +5,7 @@
 import type { Bundle } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import type { Parsed } from "../http/query.ts";
-import type { SearchParams } from "../schema.ts";
+import type { SearchParams } from "../params.ts";
 import type { Cursor, Page, ReviewFilter } from "./reviews.ts";
 import { TextIndex } from "./text.ts";
 

@@ -1,6 +1,6 @@
 /** One set of migrations for SQLite and PostgreSQL. */
 import { Migrator, type Kysely, type Migration } from "kysely";
-import { callbackHost } from "./schema.ts";
+import { callbackHost } from "./tables.ts";
 
 export function migrations(engine: "sqlite" | "postgres"): Record<string, Migration> {
   const id = (db: Kysely<any>, table: string) =>

@@ -2,13 +2,13 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { migrate } from "./migrations.ts";
-import type { Database as Tables } from "./schema.ts";
-import { HubStore } from "./store.ts";
+import type { Database as Tables } from "./tables.ts";
+import { StateStore } from "./store.ts";
 
 // Times are bigint milliseconds: read them as numbers (they stay far below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 
-export async function openPostgres(url: string): Promise<HubStore> {
+export async function openPostgres(url: string): Promise<StateStore> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // A connection the server drops (a restart) must not crash the process: the pool's own listener
   // covers idle connections, this one those in use; the query on it fails, and the pool discards
@@ -17,5 +17,5 @@ export async function openPostgres(url: string): Promise<HubStore> {
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, "postgres");
-  return new HubStore(db, "postgres");
+  return new StateStore(db, "postgres");
 }

@@ -4,24 +4,24 @@ import { dirname } from "node:path";
 import { Kysely, SqliteDialect } from "kysely";
 import Database from "libsql";
 import { migrate } from "./migrations.ts";
-import type { Database as Tables } from "./schema.ts";
-import { HubStore } from "./store.ts";
+import type { Database as Tables } from "./tables.ts";
+import { StateStore } from "./store.ts";
 
-export async function openSqlite(file: string): Promise<HubStore> {
+export async function openSqlite(file: string): Promise<StateStore> {
   if (file !== ":memory:") await ensureDir(dirname(file));
   const database = new Database(file);
   // WAL lets readers go on while the hub writes; the busy timeout rides out a concurrent writer.
   database.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: database as never }) });
   await migrate(db, "sqlite");
-  return new SqliteHubStore(db, "sqlite", database);
+  return new SqliteStateStore(db, "sqlite", database);
 }
 
 /**
  * The revocation check runs for every burst of MCP requests: here it is one prepared statement, without the
  * query builder's round (compile, connection lock, driver), which cost more than the lookup.
  */
-class SqliteHubStore extends HubStore {
+class SqliteStateStore extends StateStore {
   private readonly revoked: { all(sids: string): unknown[] };
 
   constructor(db: Kysely<Tables>, engine: "sqlite", database: InstanceType<typeof Database>) {

@@ -1,12 +1,13 @@
 /**
- * The hub's state behind one small interface, in SQL that SQLite and PostgreSQL both run
- * (Kysely). Deliveries and intents are claimed with a lease: a claim that is not finished, say
+ * The sidecar's shared state behind one small interface, in SQL that SQLite and PostgreSQL both
+ * run (Kysely): the WebSub hub's subscriptions, intents and deliveries, and the MCP sessions ended
+ * with DELETE, so every instance on one database sees the same. Deliveries and intents are claimed with a lease: a claim that is not finished, say
  * because the process was killed, lapses and the work is claimed again, by this instance after a
  * restart or by another one. On PostgreSQL claims skip rows another instance holds locked.
  */
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { Revocations } from "../mcp/session.ts";
-import type { Database } from "./schema.ts";
+import type { Database } from "./tables.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -25,12 +26,11 @@ export interface Delivery {
 /** Consecutive failures that remove a subscription (SPEC §3, §8). */
 export const MAX_FAILURES = 3;
 
-export class HubStore implements Revocations {
-  constructor(readonly db: Kysely<Database>, readonly engine: Engine, private readonly onClose: () => Promise<void> = async () => {}) {}
+export class StateStore implements Revocations {
+  constructor(readonly db: Kysely<Database>, readonly engine: Engine) {}
 
   async close(): Promise<void> {
     await this.db.destroy();
-    await this.onClose();
   }
 
   async addIntent(intent: Omit<Intent, "id">, now: number): Promise<void> {
@@ -94,9 +94,6 @@ export class HubStore implements Revocations {
     return this.db.selectFrom("subscriptions").selectAll().where("topic", "=", topic).where("callback", "=", callback).executeTakeFirst();
   }
 
-  async topicEtag(topic: string): Promise<string | undefined> {
-    return (await this.db.selectFrom("topics").select("etag").where("topic", "=", topic).executeTakeFirst())?.etag;
-  }
 
   /** Record a topic's content when nothing is recorded yet, notifying no one. */
   async recordTopic(topic: string, etag: string): Promise<void> {

@@ -6,7 +6,7 @@ import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
 import { DEFAULT_HUB_OPTIONS, Hub, type HubOptions } from "../../sidecar/hub/hub.ts";
 import type { HubRouteOptions } from "../../sidecar/hub/route.ts";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
-import type { HubStore } from "../../sidecar/store/store.ts";
+import type { StateStore } from "../../sidecar/store/store.ts";
 import { editReview, review, smallData, tempDir } from "./data.ts";
 import { runBuild } from "./run.ts";
 import { BASE_URL, testMcp } from "./sidecar.ts";
@@ -20,7 +20,7 @@ export const TEST_LIMITS = { perHost: 1_000, total: 10_000, pendingPerHost: 1_00
 export interface HubHarness {
   app: ReturnType<typeof createApp>;
   hub: Hub;
-  store: HubStore;
+  store: StateStore;
   bundle: BundleRef;
   data: string;
   dist: string;
@@ -38,7 +38,7 @@ export interface HubHarness {
 export async function startHub(
   options: Partial<HubOptions> = {},
   route: Partial<HubRouteOptions> = {},
-  store?: HubStore,
+  store?: StateStore,
   shared?: { data: string; dist: string },
 ): Promise<HubHarness> {
   const { ca } = await testCerts();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
-import type { HubStore, Intent } from "../../sidecar/store/store.ts";
+import type { StateStore, Intent } from "../../sidecar/store/store.ts";
 import { admitIntent } from "../../sidecar/hub/admission.ts";
 import { tempDir } from "../helpers/data.ts";
 import { usePostgres } from "../helpers/postgres.ts";
@@ -18,8 +18,8 @@ const intent = (callback: string, extra: Partial<Intent> = {}): Intent => ({ id:
 describe("hub store on SQLite", () => storeSuite(async () => openSqlite(`${await tempDir()}/hub.db`)));
 describe.skipIf(!postgres)("hub store on PostgreSQL", () => storeSuite(() => openPostgres(postgres!.url)));
 
-function storeSuite(open: () => Promise<HubStore>) {
-  let store: HubStore;
+function storeSuite(open: () => Promise<StateStore>) {
+  let store: StateStore;
   beforeAll(async () => {
     store = await open();
   });
