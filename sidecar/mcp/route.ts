@@ -17,7 +17,8 @@ import { CORS_HEADERS } from "../http/cors.ts";
 import { turn } from "../turn.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
-import { registerTools, SerializedResult, type ToolEntry } from "./tools.ts";
+import { SerializedResult, type ToolEntry } from "./tool.ts";
+import { registerTools } from "./tools.ts";
 
 /**
  * The shape each request's params must have. The SDK reports a request failing its own schema as

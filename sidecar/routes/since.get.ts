@@ -10,21 +10,19 @@ import { invalidParameters } from "../http/errors.ts";
 import { fromZod, parseQuery } from "../http/query.ts";
 import { represent } from "../http/respond.ts";
 import { SincePath, SinceQuery } from "../params.ts";
-import { decodeCursor, pageResult } from "../search/run.ts";
+import { pageResult, reviewsSince } from "../search/run.ts";
 
 export function defineSinceRoute(bundle: BundleRef) {
   return (request: Request, url: URL, params: Record<string, string>): Response => {
     const path = fromZod(SincePath.safeParse({ date: decodeURIComponent(params.date ?? "") }));
     const query = parseQuery(url.searchParams, SinceQuery);
     const issues = [...(path.ok ? [] : path.issues), ...(query.ok ? [] : query.issues)];
-    const after = query.ok && query.value.cursor !== undefined ? decodeCursor(query.value.cursor) : undefined;
-    if (after === null) issues.push({ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" });
-    if (!path.ok || !query.ok || issues.length) return invalidParameters(issues);
-
+    if (!path.ok || !query.ok) return invalidParameters(issues);
     const current = bundle.current;
     const since = path.value.date;
-    const page = current.index.search({ since }, query.value.limit, after ?? undefined);
-    const removed = current.withdrawn.filter((w) => w.at.slice(0, 10) >= since);
+    const result = reviewsSince(current, since, query.value.limit, query.value.cursor);
+    if (!result.ok) return invalidParameters(result.issues);
+    const { page, removed } = result.value;
     const body = pageResult(current, page).json({ since, removed: removed.map((w) => w.id) });
     const lastModified = latest([
       current.dataset.business.updated,

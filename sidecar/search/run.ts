@@ -2,6 +2,7 @@
  * One search, for the HTTP route and the MCP tool alike: resolve the mentions against the
  * business's lists, decode the cursor, ask the index, and write the contract's envelope.
  */
+import type { Withdrawal } from "../../data/schema/public.ts";
 import type { Bundle } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import type { Parsed } from "../http/query.ts";
@@ -34,6 +35,25 @@ export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<Sear
   if (after === null) issues.push({ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" });
   if (issues.length) return { ok: false, issues };
   return { ok: true, value: pageResult(bundle, bundle.index.search(filter, params.limit, after ?? undefined)) };
+}
+
+export interface SinceResult {
+  page: Page;
+  /** Reviews withdrawn on or after the day: an incremental copy drops them. */
+  removed: Withdrawal[];
+}
+
+/**
+ * The reviews dated on or after `since`, and the ones withdrawn on or after it: one answer for
+ * GET /api/reviews/since and MCP get_reviews_since alike.
+ */
+export function reviewsSince(bundle: Bundle, since: string, limit: number, cursor?: string): Parsed<SinceResult> {
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  if (after === null) return { ok: false, issues: [{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" }] };
+  return {
+    ok: true,
+    value: { page: bundle.index.search({ since }, limit, after), removed: bundle.withdrawn.filter((w) => w.at.slice(0, 10) >= since) },
+  };
 }
 
 export function pageResult(bundle: Bundle, page: Page): SearchResult {

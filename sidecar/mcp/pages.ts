@@ -1,0 +1,130 @@
+/**
+ * A page of reviews as a tool result, for search_reviews and get_reviews_since: each review once
+ * as a text line (date, stars, author, id, excerpt) and once as data (id, date, stars,
+ * technicians, services), with the permalink pattern given once, joined from pieces encoded once
+ * per review. Sizes are checked in tests/mcp/economy.test.ts.
+ */
+import { LRUCache } from "lru-cache";
+import { z } from "zod";
+import type { PublicReview } from "../../data/schema/public.ts";
+import { IsoDate, Slug } from "../../data/schema/records.ts";
+import type { Bundle } from "../bundle.ts";
+import type { Page } from "../search/reviews.ts";
+import { encodeCursor } from "../search/run.ts";
+import { SerializedResult } from "./tool.ts";
+
+const EXCERPT = 120;
+
+export const Detail = z.enum(["compact", "full"]).default("compact")
+  .describe('"compact" (default): each review as a text line (date, stars, author, id, excerpt), and its id, date, stars, technicians and services as data; "full": every field, the whole text and the owner\'s reply');
+
+/** A review in a compact page's structured result: its author and text are in its text line. */
+interface CompactReview {
+  id: string;
+  date: string;
+  rating: number;
+  technicians: string[];
+  services: string[];
+  /** Present (true) when the business replied. */
+  replied?: true;
+}
+
+/** What a client reads in a page of reviews; members of the reviews are typed where all share them. */
+export const PageOut = {
+  count: z.int().min(0),
+  total: z.int().min(0),
+  review_url: z.string().describe("Permalink of a review: replace {id}"),
+  reviews: z.array(z.looseObject({ id: Slug, date: IsoDate, rating: z.int() })),
+  next_cursor: z.string().optional(),
+};
+
+/**
+ * A page of reviews as a tool result: the structured page, a text line per review and a
+ * resource_link per review, joined from each review's pieces (encoded once, see piecesOf) rather
+ * than built and serialised as objects on every call. `before` leads the structured page.
+ */
+export function pageContent(bundle: Bundle, baseUrl: string, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
+  const pieces = page.positions.map((p) => piecesOf(bundle, p, detail));
+  const next = page.next && encodeCursor(page.next);
+  const more = next ? `\nMore: call again with cursor "${next}".` : "";
+  const reviewUrl = `${baseUrl}/reviews/{id}/`;
+  const head = JSON.stringify({ ...before, count: pieces.length, total: page.total, review_url: reviewUrl }).slice(0, -1);
+  const intro = `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n`;
+  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(intro)}`)];
+  pieces.forEach((x, i) => {
+    if (i) chunks.push(NEWLINE);
+    chunks.push(x.line);
+  });
+  chunks.push(Buffer.from(`${escaped(more)}"}`));
+  chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
+  pieces.forEach((x, i) => {
+    if (i) chunks.push(COMMA);
+    chunks.push(x.review);
+  });
+  chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
+  return new SerializedResult(chunks);
+}
+
+const COMMA = Buffer.from(",");
+/** A newline inside a JSON string. */
+const NEWLINE = Buffer.from("\\n");
+
+/** A review's parts of a page result, as UTF-8 JSON. */
+interface Pieces {
+  /** The review as the structured result holds it. */
+  review: Buffer;
+  /** Its line of the text rendering, escaped, without quotes. */
+  line: Buffer;
+}
+
+/** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review. */
+const kept = new WeakMap<Bundle, LRUCache<number, Pieces>>();
+const PIECES_KEPT = 20_000;
+
+/** A review's pieces; compact ones are kept, full ones (asked for less) are made each time. */
+function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces {
+  let cache = kept.get(bundle);
+  if (!cache) kept.set(bundle, (cache = new LRUCache({ max: PIECES_KEPT })));
+  const hit = detail === "compact" ? cache.get(p) : undefined;
+  if (hit) return hit;
+  const json = bundle.index.json[p]!;
+  const r = JSON.parse(json) as PublicReview;
+  const pieces = {
+    review: Buffer.from(detail === "full" ? json : JSON.stringify(compact(r))),
+    line: Buffer.from(escaped(`- ${renderReview(r, detail)}`)),
+  };
+  if (detail === "compact") cache.set(p, pieces);
+  return pieces;
+}
+
+/** A string as JSON, without its quotes. */
+const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
+
+function compact(r: PublicReview): CompactReview {
+  return {
+    id: r.id,
+    date: r.date,
+    rating: r.rating,
+    technicians: r.technicians,
+    services: r.services,
+    ...(r.response && { replied: true as const }),
+  };
+}
+
+/** The text, cut at EXCERPT characters at a word. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  if (flat.length <= EXCERPT) return flat;
+  const cut = flat.slice(0, EXCERPT - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), EXCERPT / 2))}…`;
+}
+
+export function renderReview(r: PublicReview, detail: "compact" | "full"): string {
+  if (detail === "compact") return `${r.date} ${r.rating}/5 ${r.author} [${r.id}]${r.response ? " (replied)" : ""}: ${excerpt(r.text)}`;
+  const reply = r.response ? `\n  Owner's reply (${r.response.date}): ${r.response.text}` : "";
+  return `${r.date} ${r.rating}/5 by ${r.author} [${r.id}]\n  ${r.text.replace(/\n+/g, " ")}${reply}`;
+}
+
+export function link(r: PublicReview) {
+  return { type: "resource_link" as const, uri: r.url, name: r.id, title: `${r.rating}/5 review by ${r.author}, ${r.date}`, mimeType: "text/html" };
+}

@@ -1,0 +1,85 @@
+/** get_insights: an overview of insights.json, or one aspect's or entity's part with its evidence. */
+import { z } from "zod";
+import { Slug } from "../../../data/schema/records.ts";
+import type { Bundle } from "../../bundle.ts";
+import { defineTool, error, READ_ONLY } from "../tool.ts";
+
+export const getInsights = defineTool({
+  name: "get_insights",
+  config: {
+    title: "Insights",
+    description:
+      "What customers say, computed from all reviews: the overview (average, counts per star, by quarter), aspects (punctuality, price, effectiveness, ...), per-technician, per-service and per-area figures, topics, FAQ and a summary, each with its evidence. Give at most one of aspect, technician, service or service_area to get just that part.",
+    inputSchema: z.strictObject({
+      aspect: z.string().min(1).optional().describe("An aspect id or name, e.g. punctuality"),
+      technician: z.string().min(1).optional().describe("Technician id or name"),
+      service: Slug.optional().describe("Service id"),
+      service_area: Slug.optional().describe("Service area id"),
+    }),
+    outputSchema: { insights: z.looseObject({}) },
+    annotations: READ_ONLY,
+  },
+  handler: ({ ref, baseUrl }) => async (args) => {
+    const given = Object.entries(args).filter(([, v]) => v !== undefined);
+    if (given.length > 1) return error(`Give at most one of aspect, technician, service or service_area (got ${given.map(([k]) => k).join(", ")}).`);
+    const { insights } = ref.current;
+    const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
+    if (given.length === 0) {
+      const sized = overviewOf(insights);
+      const text = `${(sized.summary as string[]).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
+      return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
+    }
+    const [kind, value] = given[0] as [keyof typeof args, string];
+    const list = (kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"]) as { id?: string; name?: string }[];
+    const v = value.toLowerCase();
+    const found = list.find((e) => e.id === v || e.name?.toLowerCase() === v || e.name?.toLowerCase().split(/\s+/)[0] === v);
+    if (!found) return error(`No ${kind} "${value}" in the insights. Known: ${list.map((e) => e.id ?? e.name).join(", ") || "none yet"}.`);
+    const sized = forModel(found);
+    return { content: [{ type: "text", text: `${JSON.stringify(sized)}\n${full}` }], structuredContent: { insights: { [kind]: sized } } };
+  },
+});
+
+type Named = { id: string; name: string; review_count: number; average_rating: number };
+
+/**
+ * The whole of insights.json as an overview a model can hold (~5 KB against ~75 KB): every
+ * figure's headline, no citation or quote; one part with its evidence is a call away.
+ */
+function overviewOf(insights: Bundle["insights"]): Record<string, unknown> {
+  const i = insights as unknown as {
+    overview: { rating_value: number; review_count: number; rating_counts: unknown; by_quarter: unknown[] };
+    aspects: (Named & { score: number | null; total: number; positive: number; negative: number; neutral: number })[];
+    entities: Record<"technicians" | "services" | "service_areas", Named[]>;
+    topics: { label: string; review_count: number; average_rating: number }[];
+    faq: { question: string; answer: string }[];
+    summary: { sentences: { text: string }[] };
+  };
+  const entity = ({ id, name, review_count, average_rating }: Named) => ({ id, name, review_count, average_rating });
+  return {
+    overview: { rating_value: i.overview.rating_value, review_count: i.overview.review_count, rating_counts: i.overview.rating_counts, by_quarter: i.overview.by_quarter.slice(-4) },
+    aspects: i.aspects.map(({ id, name, score, total }) => ({ id, name, score, mentions: total })),
+    technicians: i.entities.technicians.map(entity),
+    services: i.entities.services.map(entity),
+    service_areas: i.entities.service_areas.map(entity),
+    topics: i.topics.slice(0, 8).map(({ label, review_count, average_rating }) => ({ label, review_count, average_rating })),
+    faq: i.faq.map(({ question, answer }) => ({ question, answer })),
+    summary: i.summary.sentences.map((s) => s.text),
+  };
+}
+
+/** Citations a model gets per list; the rest are counted, and all are in insights.json. */
+const CITATIONS = 5;
+const CITATION_LISTS = new Set(["evidence", "review_ids", "raised_by"]);
+
+/** Insights sized for a model's context: every figure, and the first few citations of each list. */
+function forModel(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forModel);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) =>
+      CITATION_LISTS.has(key) && Array.isArray(v)
+        ? [key, { count: v.length, first: v.slice(0, CITATIONS) }]
+        : [key, forModel(v)],
+    ),
+  );
+}

@@ -1,0 +1,24 @@
+/** search_reviews: the HTTP search's parameters, rules and results (search/run.ts), as a page of reviews. */
+import { z } from "zod";
+import { searchFields, sinceNotAfterUntil } from "../../params.ts";
+import { searchReviews } from "../../search/run.ts";
+import { Detail, pageContent, PageOut } from "../pages.ts";
+import { defineTool, invalid, READ_ONLY } from "../tool.ts";
+
+export const searchReviewsTool = defineTool({
+  name: "search_reviews",
+  config: {
+    title: "Search reviews",
+    description:
+      "Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (YYYY-MM-DD), query (a case-insensitive phrase in the text), words (words that must all appear as whole words, e.g. spiders ants), mentions_technician (id or name; a first name works when unique), mentions_service (a service id from get_business). Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.",
+    inputSchema: z.strictObject({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
+    outputSchema: PageOut,
+    annotations: READ_ONLY,
+  },
+  handler: ({ ref, baseUrl }) => async ({ detail, ...params }) => {
+    const bundle = ref.current;
+    const result = searchReviews(bundle, params);
+    if (!result.ok) return invalid(result.issues);
+    return pageContent(bundle, baseUrl, result.value.page, detail, `${result.value.page.total} reviews match`);
+  },
+});
