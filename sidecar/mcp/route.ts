@@ -8,16 +8,16 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { FastResponse } from "srvx";
 import type { Methods } from "../http/dispatch.ts";
 import type { BundleRef } from "../bundle.ts";
 import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
-import { turn } from "../turn.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
-import { SerializedResult, type ToolEntry } from "./tool.ts";
+import { answerBatch, batchRefused } from "./batch.ts";
+import { fastToolCall } from "./fast-path.ts";
+import type { ToolEntry } from "./tool.ts";
 import { registerTools } from "./tools.ts";
 
 /**
@@ -42,18 +42,6 @@ function paramsInvalid(m: { method?: string; params?: unknown }): boolean {
 
 /** Largest JSON-RPC body read; tool arguments here are small. */
 export const MCP_BODY_LIMIT = 256 * 1024;
-
-/**
- * Most messages in a batch, for the protocol versions that still have batches (2025-03-26 and
- * earlier); 100 get_reviews_since calls of 1,000 full reviews in one 15 KB request built 35 MB.
- */
-export const MCP_BATCH_LIMIT = 10;
-
-/** Bytes a batch's answer may reach before its remaining requests are refused. */
-export const MCP_BATCH_BYTES = 2 * 1024 * 1024;
-
-/** MCP 2025-06-18 removed JSON-RPC batching ("Changelog": "Remove support for JSON-RPC batching"). */
-const NO_BATCHES_FROM = "2025-06-18";
 
 export const DEFAULT_MAX_REVOCATIONS = 100_000;
 
@@ -150,38 +138,6 @@ function acceptingAnything(request: Request): Request {
   return new Request(request.url, { method: request.method, headers });
 }
 
-/**
- * A batch (protocol 2025-03-26 and earlier), answered message by message, each the way it would
- * be alone (so a tools/call takes the fast path: through the SDK a batch of ten cost four times
- * ten single calls), with a turn of the event loop between messages and a bound on the bytes
- * built: past MCP_BATCH_BYTES, the remaining requests are answered with an error instead.
- */
-async function answerBatch(messages: unknown[], one: (message: unknown) => Promise<Response>): Promise<Response> {
-  const parts: Buffer[] = [];
-  let bytes = 0;
-  for (const message of messages) {
-    const id = (message as { id?: string | number }).id;
-    const method = (message as { method?: string }).method;
-    if (bytes > MCP_BATCH_BYTES) {
-      if (method !== undefined && id !== undefined) parts.push(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: `The batch's answer is over ${MCP_BATCH_BYTES} bytes already: send this request on its own` } })));
-      continue;
-    }
-    const response = await one(message);
-    // A refusal of the request as a whole (406 for Accept, 415 for Content-Type) is the answer.
-    if (response.status !== 200 && response.status !== 202) return response;
-    const body = Buffer.from(await response.arrayBuffer());
-    if (body.length) parts.push(body);
-    bytes += body.length;
-    await turn();
-  }
-  if (parts.length === 0) return new FastResponse(null, { status: 202, headers: CORS_HEADERS });
-  // JSON-RPC 2.0 §6: a batch is answered with an array, even of one.
-  const body = Buffer.concat([Buffer.from("["), ...parts.flatMap((p, i) => (i ? [COMMA, p] : [p])), Buffer.from("]")]);
-  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
-}
-
-const COMMA = Buffer.from(",");
-
 /** One JSON-RPC message, answered by the fast path when it can, by the SDK otherwise. */
 async function answer(deps: McpDeps, pool: ServerPool, request: Request, message: unknown, tools?: Map<string, ToolEntry>): Promise<Response> {
   if (tools) {
@@ -205,40 +161,6 @@ async function answer(deps: McpDeps, pool: ServerPool, request: Request, message
     if (reusable) pool.release(server);
   }
 }
-
-/**
- * The hot path, tools/call, answered directly: the SDK builds a transport per request, validates
- * every message with its schemas and connects a server around it, ten times the cost of the
- * search itself. Only a request the SDK would accept and a tool that succeeds take this path,
- * with the same input schema and the same handler; everything else (other methods, bad
- * headers, invalid arguments, tool errors) goes to the SDK, so errors keep its exact shape.
- * Tests check that both paths give the same results.
- */
-async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, message: Record<string, unknown>): Promise<Response | undefined> {
-  if (message.method !== "tools/call" || (typeof message.id !== "string" && typeof message.id !== "number")) return undefined;
-  const params = message.params as { name: string; arguments?: Record<string, unknown>; _meta?: unknown; task?: unknown };
-  const tool = tools.get(params.name);
-  if (!tool || params.task !== undefined) return undefined;
-  // The checks the SDK's transport makes before it handles a POST.
-  const accept = request.headers.get("accept") ?? "";
-  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
-  if (!(request.headers.get("content-type") ?? "").includes("application/json")) return undefined;
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  const args = tool.inputSchema.safeParse(params.arguments ?? {});
-  if (!args.success) return undefined;
-  const result = await tool.handler(args.data);
-  if (!(result instanceof SerializedResult) && result.isError) return undefined;
-  // Bytes, joined once: the length is the header, and the socket writes them as they are.
-  const parts: Buffer[] = [RESULT];
-  if (result instanceof SerializedResult) for (const chunk of result.chunks) parts.push(chunk);
-  else parts.push(Buffer.from(JSON.stringify(result)));
-  parts.push(Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`));
-  const body = Buffer.concat(parts);
-  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
-}
-
-const RESULT = Buffer.from('{"result":');
 
 /** DELETE /mcp: end the session, for every instance that shares the revocation store. */
 async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<Response> {
@@ -294,18 +216,6 @@ function createServer(deps: McpDeps): McpServer {
   // no stream to send them on: GET /mcp is 405, and its lists do not change while it runs).
   server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
-}
-
-/**
- * Batches, where the protocol still has them: not with initialize (MCP 2025-03-26, "Lifecycle"),
- * not for a session on 2025-06-18 or later, and at most MCP_BATCH_LIMIT messages.
- */
-function batchRefused(request: Request, messages: unknown[]): string | undefined {
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && version >= NO_BATCHES_FROM) return `protocol ${version} has no JSON-RPC batches; send one message per request`;
-  if (messages.some((m) => (m as { method?: string }).method === "initialize")) return "initialize must not be part of a batch";
-  if (messages.length > MCP_BATCH_LIMIT) return `a batch holds at most ${MCP_BATCH_LIMIT} messages`;
-  return undefined;
 }
 
 function isJsonRpc(m: unknown): m is { jsonrpc: "2.0"; method?: string; params?: unknown } {

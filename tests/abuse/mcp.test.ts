@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRevocations } from "../../sidecar/mcp/session.ts";
-import { MCP_BATCH_BYTES, MCP_BATCH_LIMIT } from "../../sidecar/mcp/route.ts";
+import { MCP_BATCH_BYTES, MCP_BATCH_LIMIT } from "../../sidecar/mcp/batch.ts";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
 import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
 
