@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import type { InsightsDataset } from "../data/schema/insights.ts";
 import { PublicReview, ReviewsDataset, Withdrawal } from "../data/schema/public.ts";
 import { newestFirst } from "../build/dataset.ts";
 import { MANIFEST_FILE, type Manifest } from "../build/manifest.ts";
@@ -33,15 +34,18 @@ export interface Bundle {
   withdrawn: Withdrawal[];
 }
 
-/** insights.json as the MCP tools read it: the contract's top-level members, the rest as built. */
-const Insights = z.looseObject({
+/**
+ * A cheap check of insights.json at load: its top-level members. The build checked the whole of
+ * it against data/schema/insights.ts before writing it, so the bundle holds it with that type.
+ */
+const InsightsMembers = z.looseObject({
   aspects: z.array(z.looseObject({})),
   entities: z.object({ technicians: z.array(z.looseObject({ id: z.string() })), services: z.array(z.looseObject({ id: z.string() })), service_areas: z.array(z.looseObject({ id: z.string() })) }),
   topics: z.array(z.unknown()),
   faq: z.array(z.unknown()),
   summary: z.unknown(),
 });
-export type Insights = z.infer<typeof Insights>;
+export type Insights = InsightsDataset;
 
 const ManifestSchema = z.object({
   version: z.literal(1),
@@ -100,9 +104,9 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
   const reviewsFile = files.get("/reviews.json");
   if (!reviewsFile) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
   const { head, reviews, json } = await readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
-  const insights = Insights.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
+  const insights = InsightsMembers.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
   if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
-  return { manifest, manifestText, files, dataset: head, index: await ReviewIndex.build(reviews, json, options.searchCacheBytes), insights: insights.data, withdrawn: manifest.withdrawn };
+  return { manifest, manifestText, files, dataset: head, index: await ReviewIndex.build(reviews, json, options.searchCacheBytes), insights: insights.data as unknown as Insights, withdrawn: manifest.withdrawn };
 }
 
 /**

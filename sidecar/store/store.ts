@@ -23,6 +23,11 @@ export interface Delivery {
   secret: string | null;
 }
 
+/** Work no instance holds at `now`: never claimed, or its claim has lapsed (intents and deliveries alike). */
+function unclaimed(now: number) {
+  return sql<boolean>`(claimed_until is null or claimed_until < ${now})`;
+}
+
 /** Consecutive failures that remove a subscription (SPEC §3, §8). */
 export const MAX_FAILURES = 3;
 
@@ -43,7 +48,7 @@ export class StateStore implements Revocations {
       .set({ claimed_until: now + leaseMs })
       .where("id", "in", (eb) => {
         const due = eb.selectFrom("intents").select("id")
-          .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<", now)]))
+          .where(unclaimed(now))
           .orderBy("id").limit(limit);
         return this.engine === "postgres" ? due.forUpdate().skipLocked() : due;
       })
@@ -137,7 +142,7 @@ export class StateStore implements Revocations {
       .where("id", "in", (eb) => {
         const due = eb.selectFrom("deliveries").select("id")
           .where("next_attempt_at", "<=", now)
-          .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<", now)]))
+          .where(unclaimed(now))
           .orderBy("id").limit(limit);
         return this.engine === "postgres" ? due.forUpdate().skipLocked() : due;
       })
@@ -199,10 +204,10 @@ export class StateStore implements Revocations {
   /** Whether an intent or a delivery is waiting to be claimed now. */
   async hasDueWork(now: number): Promise<boolean> {
     const intent = await this.db.selectFrom("intents").select("id")
-      .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<", now)])).limit(1).executeTakeFirst();
+      .where(unclaimed(now)).limit(1).executeTakeFirst();
     if (intent) return true;
     const delivery = await this.db.selectFrom("deliveries").select("id").where("next_attempt_at", "<=", now)
-      .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<", now)])).limit(1).executeTakeFirst();
+      .where(unclaimed(now)).limit(1).executeTakeFirst();
     return delivery !== undefined;
   }
 

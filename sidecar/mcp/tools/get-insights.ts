@@ -30,7 +30,7 @@ export const getInsights = defineTool({
       return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
     }
     const [kind, value] = given[0] as [keyof typeof args, string];
-    const list = (kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"]) as { id?: string; name?: string }[];
+    const list: { id: string; name: string }[] = kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"];
     const v = value.toLowerCase();
     const found = list.find((e) => e.id === v || e.name?.toLowerCase() === v || e.name?.toLowerCase().split(/\s+/)[0] === v);
     if (!found) return error(`No ${kind} "${value}" in the insights. Known: ${list.map((e) => e.id ?? e.name).join(", ") || "none yet"}.`);
@@ -45,15 +45,7 @@ type Named = { id: string; name: string; review_count: number; average_rating: n
  * The whole of insights.json as an overview a model can hold (~5 KB against ~75 KB): every
  * figure's headline, no citation or quote; one part with its evidence is a call away.
  */
-function overviewOf(insights: Bundle["insights"]): Record<string, unknown> {
-  const i = insights as unknown as {
-    overview: { rating_value: number; review_count: number; rating_counts: unknown; by_quarter: unknown[] };
-    aspects: (Named & { score: number | null; total: number; positive: number; negative: number; neutral: number })[];
-    entities: Record<"technicians" | "services" | "service_areas", Named[]>;
-    topics: { label: string; review_count: number; average_rating: number }[];
-    faq: { question: string; answer: string }[];
-    summary: { sentences: { text: string }[] };
-  };
+function overviewOf(i: Bundle["insights"]): Record<string, unknown> {
   const entity = ({ id, name, review_count, average_rating }: Named) => ({ id, name, review_count, average_rating });
   return {
     overview: { rating_value: i.overview.rating_value, review_count: i.overview.review_count, rating_counts: i.overview.rating_counts, by_quarter: i.overview.by_quarter.slice(-4) },
