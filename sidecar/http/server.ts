@@ -49,5 +49,30 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     // null), which crashed the process when a refused body was answered 413.
     const socket = req.socket;
     res.once("finish", () => !socket.destroyed && arm(socket));
+    if (!req.complete) lingerOnClose(socket, () => req.complete);
   });
+}
+
+/** How long, and how much more of a refused body, a closing connection still reads. */
+export const LINGER = { ms: 1_000, bytes: 4 * 1024 * 1024 };
+
+/**
+ * A lingering close, as Apache and nginx do it. A body refused before it was all read (413) is
+ * answered with Connection: close; closing a socket whose client is still sending makes the
+ * kernel send a reset, and a reset that arrives before the client has read the answer wipes the
+ * answer from its buffer: the client sees "connection reset", not 413. So the answer and a FIN
+ * go out first, and what the client still sends is read and dropped, up to LINGER, before the
+ * socket is destroyed.
+ */
+function lingerOnClose(socket: Socket, complete: () => boolean): void {
+  const destroySoon = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => {
+    if (complete() || socket.destroyed) return destroySoon();
+    socket.end();
+    let read = 0;
+    const stop = () => socket.destroy();
+    const timer = setTimeout(stop, LINGER.ms).unref();
+    socket.on("data", (chunk: Buffer) => (read += chunk.length) > LINGER.bytes && stop());
+    socket.once("close", () => clearTimeout(timer));
+  };
 }
