@@ -3,11 +3,14 @@
  * figure cites the reviews it is computed from (their ids), and every aspect mention its quote, so
  * that anyone can recompute it; nothing here is written by hand.
  */
-import type { AggregateRating, PublicReview, RatingCounts } from "../data/schema/public.ts";
-import { aggregateRating, round2, type Dataset } from "./dataset.ts";
+import type { PublicReview, RatingCounts } from "../core/schema/public.ts";
+import { aggregateRating, round2, type Dataset } from "../core/dataset.ts";
+import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { mentionsOfAll } from "./sentiment/parallel.ts";
 import type { Polarity } from "./sentiment/engine.ts";
+import { clearest, faq, type Analysed } from "./faq.ts";
+import { summarise } from "./summary.ts";
 import { findTopics } from "./topics.ts";
 
 export interface Evidence {
@@ -42,7 +45,7 @@ export interface Quote extends MentionRef {
   quote: string;
 }
 
-/** Quotes shown with an aspect: the newest of each polarity. */
+/** Quotes shown with an aspect: the clearest of each polarity. */
 const HIGHLIGHTS = 3;
 
 export interface EntityFigures {
@@ -67,7 +70,7 @@ export interface AspectFigures extends PolarityCounts {
   trend: ({ quarter: string } & PolarityCounts & { score: number | null })[];
   /** Every mention, newest review first. */
   evidence: MentionRef[];
-  /** The newest quotes of each polarity, with their text. */
+  /** The clearest quotes of each polarity, with their text. */
   highlights: Quote[];
 }
 
@@ -76,33 +79,31 @@ export interface SummarySentence {
   evidence: Evidence;
 }
 
-type Review = PublicReview;
-interface Analysed {
-  review: Review;
-  mentions: Mention[];
-}
-
-/** How many mentions an aspect or an entity needs before a sentence of the summary or FAQ names it. */
-const ENOUGH = 5;
 
 export async function computeInsights(dataset: Dataset, baseUrl: string) {
-  const found = await mentionsOfAll(dataset.reviews.map((r) => r.text));
-  const analysed: Analysed[] = dataset.reviews.map((review, i) => ({ review, mentions: found[i]! }));
-  const search = (query: string) => `${baseUrl}/api/reviews/search${query && `?${query}`}`;
+  // The workers read the texts while this thread finds the topics, which need no mention.
+  const reading = mentionsOfAll(dataset.reviews.map((r) => r.text));
   const { business } = dataset;
+  const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
+    .flatMap((n) => n.toLowerCase().split(/\s+/));
+  const topics = findTopics(dataset.reviews, { names, services: business.services.map((s) => s.name) });
+  const found = await reading;
+  const analysed: Analysed[] = dataset.reviews.map((review, i) => ({ review, mentions: found[i]! }));
+  const search = (query: string) => searchUrl(baseUrl, query);
   const dates = new Map(dataset.reviews.map((r) => [r.id, r.date]));
+  // Every mention under its aspect, in one pass: newest review first.
+  const byAspect = new Map(ASPECTS.map((d) => [d.id, [] as { ref: MentionRef; margin: number; text: string }[]]));
+  for (const { review, mentions: list } of analysed) {
+    for (const m of list) byAspect.get(m.aspect)!.push({ ref: { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to }, margin: m.margin, text: review.text });
+  }
   const aspects = ASPECTS.map((definition): AspectFigures => {
-    const quotes: MentionRef[] = [];
-    const highlights: Quote[] = [];
-    const shown = { positive: 0, negative: 0, neutral: 0 };
-    for (const { review, mentions: found } of analysed) {
-      for (const m of found) {
-        if (m.aspect !== definition.id) continue;
-        const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
-        quotes.push(ref);
-        if (shown[m.polarity]++ < HIGHLIGHTS) highlights.push({ ...ref, quote: review.text.slice(ref.from, ref.to) });
-      }
-    }
+    const all = byAspect.get(definition.id)!;
+    const quotes = all.map((x) => x.ref);
+    // The clearest quotes of each polarity (the model's surest), newest first among equals.
+    const highlights = (["positive", "negative", "neutral"] as const).flatMap((p) =>
+      clearest(all.map((x, order) => ({ ...x, order })).filter((x) => x.ref.polarity === p), HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to))
+        .map((x) => ({ ...x.ref, quote: x.text.slice(x.ref.from, x.ref.to) })),
+    );
     return {
       id: definition.id,
       name: definition.name,
@@ -125,9 +126,6 @@ export async function computeInsights(dataset: Dataset, baseUrl: string) {
     services: business.services.map((s) => figures(s, of.services.get(s.id) ?? [], search(`mentions_service=${s.id}`))),
     service_areas: business.service_areas.map((a) => figures(a, of.service_areas.get(a.id) ?? [])),
   };
-  const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
-    .flatMap((n) => n.toLowerCase().split(/\s+/));
-  const topics = findTopics(dataset.reviews, { names });
   const overall = dataset.aggregate_rating;
   const quarters = byQuarter(dataset.reviews, (r) => r.date);
   return {
@@ -137,8 +135,8 @@ export async function computeInsights(dataset: Dataset, baseUrl: string) {
     aspects,
     entities,
     topics,
-    faq: faq(aspects, entities, analysed),
-    summary: { sentences: summarise(business.name, dataset.reviews, overall, quarters, aspects, entities, search) },
+    faq: faq(aspects, entities.technicians, analysed),
+    summary: { sentences: summarise({ name: business.name, reviews: dataset.reviews, overall, quarters, aspects, entities, search }) },
   };
 }
 
@@ -188,107 +186,4 @@ function byQuarter<T>(items: readonly T[], dateOf: (item: T) => string): [string
   const quarters = new Map<string, T[]>();
   for (const item of items) pushTo(quarters, quarterOf(dateOf(item)), item);
   return [...quarters].sort(([a], [b]) => (a < b ? -1 : 1));
-}
-
-const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
-const ids = (quotes: readonly MentionRef[]) => [...new Set(quotes.map((q) => q.review_id))];
-
-/** Worried, asked, wondered: the reviews that raise an aspect as a question or a concern. */
-const CONCERN = /\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|wondered|hesitant|skeptical|sceptical|anxious)\b/i;
-
-function faq(aspects: AspectFigures[], entities: { technicians: EntityFigures[] }, analysed: Analysed[]) {
-  const raisedBy = (aspect: string) =>
-    analysed.filter(({ review, mentions: found }) => found.some((m) => m.aspect === aspect && CONCERN.test(review.text.slice(m.quote.from, m.quote.to)))).map((a) => a.review.id);
-  const entries = aspects
-    .filter((a) => a.total >= ENOUGH)
-    .map((a) => {
-      const definition = ASPECTS.find((d) => d.id === a.id)!;
-      const raised = raisedBy(a.id);
-      return {
-        question: definition.question,
-        aspect: a.id,
-        answer:
-          `${a.total} mentions in ${a.review_count} reviews: ${percent(a.positive, a.total)}% positive, ${percent(a.negative, a.total)}% negative` +
-          ` and ${percent(a.neutral, a.total)}% neutral.` + (raised.length ? ` ${raised.length} of those reviews raise it as a question or a worry.` : ""),
-        raised_by: raised,
-        evidence: { review_ids: ids(a.evidence) },
-      };
-    })
-    .sort((x, y) => y.raised_by.length - x.raised_by.length || y.evidence.review_ids.length - x.evidence.review_ids.length || (x.aspect < y.aspect ? -1 : 1));
-  const rated = entities.technicians.filter((t) => t.review_count >= ENOUGH).sort((a, b) => b.average_rating - a.average_rating || b.review_count - a.review_count || (a.id < b.id ? -1 : 1));
-  const best = rated[0];
-  const technicianEntry = best && {
-    question: "Which technician do customers rate highest?",
-    aspect: null,
-    answer: `${best.name}: an average of ${best.average_rating} out of 5 over ${best.review_count} reviews (among technicians with at least ${ENOUGH} reviews).`,
-    raised_by: [] as string[],
-    evidence: { review_ids: best.review_ids, ...(best.reviews_url && { reviews_url: best.reviews_url }) },
-  };
-  return technicianEntry ? [...entries, technicianEntry] : entries;
-}
-
-/** Sentences written from the figures only; each cites the reviews that support it. */
-function summarise(
-  name: string,
-  reviews: readonly Review[],
-  overall: AggregateRating,
-  quarters: [string, Review[]][],
-  aspects: AspectFigures[],
-  entities: { technicians: EntityFigures[]; services: EntityFigures[] },
-  search: (query: string) => string,
-): SummarySentence[] {
-  if (reviews.length === 0) return [];
-  const positive = reviews.filter((r) => r.rating >= 4);
-  const sentences: SummarySentence[] = [
-    {
-      text: `${name} has ${overall.review_count} verified reviews with an average of ${overall.rating_value} out of 5 stars.`,
-      evidence: { review_ids: reviews.map((r) => r.id), reviews_url: search("") },
-    },
-    {
-      text: `${percent(positive.length, reviews.length)}% of reviewers gave 4 or 5 stars.`,
-      evidence: { review_ids: positive.map((r) => r.id), reviews_url: search("min_rating=4") },
-    },
-  ];
-  const judged = aspects.filter((a) => a.total >= ENOUGH);
-  const praised = [...judged].sort((a, b) => b.score! - a.score! || b.total - a.total)[0];
-  if (praised && praised.positive > 0) {
-    sentences.push({
-      text: `Customers praise ${praised.name.toLowerCase()} most: ${praised.positive} of ${praised.total} mentions are positive.`,
-      evidence: { review_ids: ids(praised.evidence) },
-    });
-  }
-  const criticised = [...judged].sort((a, b) => b.negative / b.total - a.negative / a.total || b.total - a.total)[0];
-  if (criticised && criticised.negative > 0 && criticised !== praised) {
-    sentences.push({
-      text: `The most frequent complaint concerns ${criticised.name.toLowerCase()}: ${criticised.negative} of ${criticised.total} mentions are negative.`,
-      evidence: { review_ids: ids(criticised.evidence) },
-    });
-  }
-  const mostReviewed = (list: EntityFigures[]) => [...list].sort((a, b) => b.review_count - a.review_count || (a.id < b.id ? -1 : 1))[0];
-  const technician = mostReviewed(entities.technicians);
-  if (technician && technician.review_count > 0) {
-    sentences.push({
-      text: `The technician customers mention most is ${technician.name} (${technician.review_count} reviews, average ${technician.average_rating}).`,
-      evidence: { review_ids: technician.review_ids, ...(technician.reviews_url && { reviews_url: technician.reviews_url }) },
-    });
-  }
-  const service = mostReviewed(entities.services);
-  if (service && service.review_count > 0) {
-    sentences.push({
-      text: `The most reviewed service is ${service.name} (${service.review_count} reviews, average ${service.average_rating}).`,
-      evidence: { review_ids: service.review_ids, ...(service.reviews_url && { reviews_url: service.reviews_url }) },
-    });
-  }
-  // The last four quarters against the four before them, when both have enough reviews.
-  const recent = quarters.slice(-4).flatMap(([, list]) => list);
-  const before = quarters.slice(-8, -4).flatMap(([, list]) => list);
-  if (recent.length >= ENOUGH && before.length >= ENOUGH) {
-    const [now, then] = [aggregateRating(recent).rating_value, aggregateRating(before).rating_value];
-    const change = now > then ? "up from" : now < then ? "down from" : "the same as";
-    sentences.push({
-      text: `Over the last four quarters with reviews (${quarters.at(-4)![0]} to ${quarters.at(-1)![0]}) the average rating is ${now}, ${change} ${then} in the four before.`,
-      evidence: { review_ids: [...recent, ...before].map((r) => r.id) },
-    });
-  }
-  return sentences;
 }

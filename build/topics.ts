@@ -3,8 +3,10 @@
  * Candidates are two- and three-word phrases that neither start nor end with a common word and
  * carry no opinion ("quarterly plan", "bed bugs", "crawl space"); a phrase is a topic when enough
  * reviews use it. Where a longer phrase covers most uses of a shorter one, the longer one stays.
+ * A phrase that only repeats a service's name ("heat treatment" of "Bed bug heat treatment") is
+ * not a topic: the services have their own figures.
  */
-import { round2 } from "./dataset.ts";
+import { round2 } from "../core/dataset.ts";
 import { lexicon } from "./sentiment/lexicon.ts";
 
 const COMMON = new Set(`a about above after again against all also always am an and any are as at back be because been before
@@ -31,9 +33,12 @@ export interface Topic {
 
 const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/g;
 
-export function findTopics(reviews: readonly { id: string; text: string; rating: number }[], options: { names?: string[]; max?: number } = {}): Topic[] {
+export function findTopics(reviews: readonly { id: string; text: string; rating: number }[], options: { names?: string[]; services?: string[]; max?: number } = {}): Topic[] {
   const lex = lexicon();
   const names = new Set((options.names ?? []).map((n) => n.toLowerCase()));
+  const singular = (w: string) => w.replace(/(?<=[a-z]{3})s$/, "");
+  const serviceWords = (options.services ?? []).map((n) => new Set(n.toLowerCase().split(/[^a-z]+/).map(singular)));
+  const repeatsService = (phrase: string) => serviceWords.some((words) => phrase.split(" ").every((w) => words.has(singular(w))));
   const skip = (w: string) => COMMON.has(w) || names.has(w) || (lex.get(w) ?? 0) !== 0 || w.length < 3;
   const uses = new Map<string, number[]>();
   reviews.forEach((review, index) => {
@@ -55,7 +60,7 @@ export function findTopics(reviews: readonly { id: string; text: string; rating:
     }
   });
   const minimum = Math.max(3, Math.ceil(reviews.length * 0.005));
-  const candidates = [...uses].filter(([, list]) => list.length >= minimum).sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : 1));
+  const candidates = [...uses].filter(([phrase, list]) => list.length >= minimum && !repeatsService(phrase)).sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : 1));
   const chosen: [string, number[]][] = [];
   for (const [phrase, list] of candidates) {
     // Keep the longer phrase where it covers most uses of a shorter one, and the reverse.

@@ -1,57 +1,76 @@
 /**
- * Scores the sentiment engine on a labelled file of targets
- * ({"id","text","aspect","from","to","polarity"} per line): accuracy, macro-F1 and the confusion
- * matrix. `npx tsx eval/score.ts FILE.jsonl [--errors]`.
+ * `npm run eval`: accuracy and macro-F1 of the sentiment model on every labelled set the project
+ * has, its training and validation parts apart, beside the rule engine alone (the model's
+ * evidence) for comparison. `npm run eval -- --errors NAME` also lists the validation errors of
+ * one set. `npx tsx eval/score.ts FILE.jsonl ...` scores any labelled file.
  */
-import { readFileSync } from "node:fs";
 import { judge, type Polarity } from "../build/sentiment/engine.ts";
+import { CLASSES, decide, model, scores } from "../build/sentiment/model.ts";
+import { examplesOf } from "./train.ts";
+import { labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
-export interface Labelled {
-  id: string;
-  text: string;
-  aspect: string;
-  from: number;
-  to: number;
-  polarity: Polarity;
+export type { Labelled };
+export { readLabelled };
+
+export interface Score {
+  targets: number;
+  accuracy: number;
+  macro_f1: number;
+  confusion: Record<Polarity, Record<Polarity, number>>;
+  errors: (Labelled & { got: Polarity })[];
 }
 
-const POLARITIES: Polarity[] = ["positive", "negative", "neutral"];
-
-export function readLabelled(file: string): Labelled[] {
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Labelled);
-}
-
-export function score(targets: Labelled[]) {
-  const confusion = Object.fromEntries(POLARITIES.map((p) => [p, Object.fromEntries(POLARITIES.map((q) => [q, 0]))])) as Record<Polarity, Record<Polarity, number>>;
-  const errors: (Labelled & { got: Polarity; score: number })[] = [];
-  for (const t of targets) {
-    const j = judge(t.text, { from: t.from, to: t.to });
-    confusion[t.polarity][j.polarity]++;
-    if (j.polarity !== t.polarity) errors.push({ ...t, got: j.polarity, score: j.score });
-  }
-  const correct = POLARITIES.reduce((n, p) => n + confusion[p][p], 0);
-  const f1 = POLARITIES.map((p) => {
-    const tp = confusion[p][p];
-    const predicted = POLARITIES.reduce((n, q) => n + confusion[q][p], 0);
-    const actual = POLARITIES.reduce((n, q) => n + confusion[p][q], 0);
-    return tp === 0 ? 0 : (2 * tp) / (predicted + actual);
+/** Scores predictions against the gold labels. */
+export function scoreOf(targets: readonly Labelled[], predicted: readonly Polarity[]): Score {
+  const confusion = Object.fromEntries(CLASSES.map((p) => [p, Object.fromEntries(CLASSES.map((q) => [q, 0]))])) as Score["confusion"];
+  const errors: Score["errors"] = [];
+  targets.forEach((t, i) => {
+    confusion[t.polarity][predicted[i]!]++;
+    if (predicted[i] !== t.polarity) errors.push({ ...t, got: predicted[i]! });
   });
-  return {
-    targets: targets.length,
-    accuracy: correct / targets.length,
-    macro_f1: f1.reduce((a, b) => a + b, 0) / f1.length,
-    confusion,
-    errors,
-  };
+  const correct = CLASSES.reduce((n, p) => n + confusion[p][p], 0);
+  const f1 = CLASSES.map((p) => {
+    const tp = confusion[p][p];
+    const predictedP = CLASSES.reduce((n, q) => n + confusion[q][p], 0);
+    const actual = CLASSES.reduce((n, q) => n + confusion[p][q], 0);
+    return tp === 0 ? 0 : (2 * tp) / (predictedP + actual);
+  });
+  return { targets: targets.length, accuracy: correct / targets.length, macro_f1: f1.reduce((a, b) => a + b, 0) / f1.length, confusion, errors };
 }
+
+/** The model's judgements of labelled targets, each with the other targets of its sentence. */
+export function modelScore(targets: readonly Labelled[]): Score {
+  const m = model();
+  return scoreOf(targets, examplesOf(targets).map((e) => decide(scores(m, e.features))));
+}
+
+/** The rule engine alone. */
+export function rulesScore(targets: readonly Labelled[]): Score {
+  return scoreOf(targets, targets.map((t) => judge(t.text, t).polarity));
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const file of process.argv.slice(2).filter((a) => !a.startsWith("--"))) {
-    const result = score(readLabelled(file));
-    console.log(`${file}: ${result.targets} targets, accuracy ${(result.accuracy * 100).toFixed(1)}%, macro-F1 ${(result.macro_f1 * 100).toFixed(1)}%`);
-    console.log("  gold \\ got", JSON.stringify(result.confusion));
-    if (process.argv.includes("--errors")) {
-      for (const e of result.errors) console.log(`  ${e.polarity[0]}→${e.got[0]} ${e.score.toFixed(2)} [${e.aspect}] ${e.text}`);
+  const files = process.argv.slice(2).filter((a) => a.endsWith(".jsonl"));
+  const errorsOf = process.argv.includes("--errors") ? process.argv[process.argv.indexOf("--errors") + 1] : undefined;
+  if (files.length) {
+    for (const file of files) {
+      const s = modelScore(readLabelled(file));
+      console.log(`${file}: ${s.targets} targets, accuracy ${pct(s.accuracy)}, macro-F1 ${pct(s.macro_f1)}  gold \\ got ${JSON.stringify(s.confusion)}`);
+    }
+  } else {
+    console.log("set             part         targets  model acc  macro-F1   rules acc  macro-F1");
+    for (const set of labelledSets()) {
+      for (const [part, targets] of [["train", set.train], ["validation", set.validation]] as const) {
+        if (!targets.length) continue;
+        const m = modelScore(targets);
+        const r = rulesScore(targets);
+        console.log(`${set.name.padEnd(15)} ${part.padEnd(12)} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}     ${pct(r.accuracy)}    ${pct(r.macro_f1)}`);
+        if (part === "validation" && errorsOf === set.name) {
+          for (const e of m.errors) console.log(`    ${e.polarity} → ${e.got} [${e.aspect}] ${e.text}`);
+        }
+      }
     }
   }
 }

@@ -1,13 +1,14 @@
 /**
  * `npm run --silent sentiment -- FILE.jsonl`: for each line {"id","text","aspect","from","to"},
- * print {"id","aspect","polarity"}: the engine's judgement of that target in that text. Lines
- * that cannot be read are reported on stderr with their line number; the others are still judged,
- * and the exit code is 1 when any line was refused.
+ * print {"id","aspect","polarity"}: the model's judgement of that target in that text (model.ts).
+ * Lines with the same text are one sentence's targets, and each is judged knowing the others.
+ * Lines that cannot be read are reported on stderr with their line number; the others are still
+ * judged, in input order, and the exit code is 1 when any line was refused.
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { z } from "zod";
-import { judge } from "./engine.ts";
+import { classify } from "./model.ts";
 
 const Target = z
   .object({
@@ -39,7 +40,7 @@ async function main() {
   });
   let refused = 0;
   let line = 0;
-  const out: string[] = [];
+  const read: { id: string | number; aspect: string; text: string; span: { from: number; to: number } }[] = [];
   for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
     line++;
     if (raw.trim() === "") continue;
@@ -60,7 +61,18 @@ async function main() {
       continue;
     }
     const { id, aspect, text } = target.data;
-    out.push(JSON.stringify({ id, aspect, polarity: judge(text, span).polarity }));
+    read.push({ id, aspect, text, span });
+  }
+  const byText = new Map<string, { from: number; to: number }[]>();
+  for (const t of read) {
+    const list = byText.get(t.text);
+    if (list) list.push(t.span);
+    else byText.set(t.text, [t.span]);
+  }
+  const out: string[] = [];
+  for (const { id, aspect, text, span } of read) {
+    const others = byText.get(text)!.filter((o) => o !== span && (o.from !== span.from || o.to !== span.to));
+    out.push(JSON.stringify({ id, aspect, polarity: classify(text, span, others).polarity }));
     if (out.length >= 1000) process.stdout.write(out.splice(0).join("\n") + "\n");
   }
   if (out.length) process.stdout.write(out.join("\n") + "\n");

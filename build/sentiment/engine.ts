@@ -26,7 +26,7 @@ export interface Judgement {
   quote: Span;
 }
 
-interface Opinion {
+export interface Opinion {
   /** Token indices, inclusive. */
   first: number;
   last: number;
@@ -95,12 +95,18 @@ export function analyse(text: string, sentence: Span): Analysis {
   };
 }
 
-export function judgeIn(analysis: Analysis, target: Span): Judgement {
-  const { words, cuts, sentence } = analysis;
-  if (words.length === 0) return { polarity: "neutral", score: 0, quote: sentence };
-  const [first, last] = targetTokens(words, target);
+/** One opinion's part in a judgement: its valence for this target and the weight of its link. */
+export interface Contribution {
+  opinion: Opinion;
+  valence: number;
+  weight: number;
+}
+
+/** What each opinion of the sentence says about the target, before summing (the model's evidence). */
+export function contributions(analysis: Analysis, first: number, last: number): Contribution[] {
+  const { words, cuts } = analysis;
   const scalar = SCALAR_CONTEXT.find((c) => words.some((w, i) => i >= first - 4 && i <= last + 4 && c.words.test(w.word)));
-  let score = 0;
+  const out: Contribution[] = [];
   for (const o of analysis.opinions) {
     let valence = o.valence;
     if (o.scalar) {
@@ -108,8 +114,17 @@ export function judgeIn(analysis: Analysis, target: Span): Judgement {
       if (value === undefined && o.valence === 0) continue;
       valence = modified(words, { ...o, valence: value ?? o.valence }, analysis.stops);
     }
-    score += valence * weight(o, first, last, cuts);
+    out.push({ opinion: o, valence, weight: weight(o, first, last, cuts) });
   }
+  return out;
+}
+
+export function judgeIn(analysis: Analysis, target: Span): Judgement {
+  const { words, cuts, sentence } = analysis;
+  if (words.length === 0) return { polarity: "neutral", score: 0, quote: sentence };
+  const [first, last] = targetTokens(words, target);
+  let score = 0;
+  for (const c of contributions(analysis, first, last)) score += c.valence * c.weight;
   if (analysis.exclaimed) score *= 1.15;
   if (analysis.question) score *= 0.4;
   const polarity = score > TUNING.margin ? "positive" : score < -TUNING.margin ? "negative" : "neutral";
@@ -117,7 +132,7 @@ export function judgeIn(analysis: Analysis, target: Span): Judgement {
 }
 
 /** The tokens the target covers, or the nearest one when it covers none (a bare symbol). */
-function targetTokens(words: Token[], target: Span): [number, number] {
+export function targetTokens(words: Token[], target: Span): [number, number] {
   let first = -1;
   let last = -1;
   words.forEach((w, i) => {
@@ -132,7 +147,7 @@ function targetTokens(words: Token[], target: Span): [number, number] {
   return [at, at];
 }
 
-type Cut = "contrast" | "semicolon" | "comma" | "and" | null;
+export type Cut = "contrast" | "semicolon" | "comma" | "and" | null;
 
 /** Where clauses meet, and how strongly. */
 function boundaries(words: Token[]): Cut[] {
@@ -218,6 +233,8 @@ function stemmed(lex: Map<string, number>, word: string): number | undefined {
   return undefined;
 }
 
+const DETERMINERS = new Set(["no", "zero"]);
+
 /** Negation and degree words in the four words before the opinion, within its clause. */
 function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number {
   let v = o.valence;
@@ -229,6 +246,8 @@ function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number
       // "not only", "no doubt": not a negation of what follows.
       const next = words[i + 1]?.word;
       if (next === "only" || next === "just" || next === "doubt") continue;
+      // "No bugs after the follow up": a determiner negates its noun, not the words after it.
+      if (DETERMINERS.has(word) && o.first - i > 2) continue;
       negated = !negated;
     } else if (word in DEGREE) v *= DEGREE[word]!;
   }
@@ -239,7 +258,7 @@ function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number
 }
 
 /** The clause around the target, bounded by contrasts, semicolons and the sentence. */
-function clause(words: Token[], cuts: Cut[], first: number, last: number, sentence: Span): Span {
+export function clause(words: Token[], cuts: Cut[], first: number, last: number, sentence: Span): Span {
   let a = first;
   while (a > 0 && cuts[a - 1] !== "contrast" && cuts[a - 1] !== "semicolon") a--;
   let b = last;

@@ -8,8 +8,8 @@ import { Worker } from "node:worker_threads";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
 
 const POLARITIES = ["positive", "negative", "neutral"] as const;
-/** Integers per mention: aspect, polarity, term from/to, quote from/to. */
-const WIDTH = 6;
+/** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
+const WIDTH = 7;
 const INLINE_BELOW = 5_000;
 const WORKER = new URL("./worker.ts", import.meta.url).href;
 
@@ -20,7 +20,7 @@ export function encode(texts: readonly string[]): Int32Array {
     const found = mentions(text);
     out.push(found.length);
     for (const m of found) {
-      out.push(ASPECTS.findIndex((a) => a.id === m.aspect), POLARITIES.indexOf(m.polarity), m.term.from, m.term.to, m.quote.from, m.quote.to);
+      out.push(ASPECTS.findIndex((a) => a.id === m.aspect), POLARITIES.indexOf(m.polarity), m.term.from, m.term.to, m.quote.from, m.quote.to, Math.round(m.margin * 1000));
     }
   }
   return Int32Array.from(out);
@@ -37,6 +37,7 @@ function decode(data: Int32Array, into: Mention[][]): void {
         polarity: POLARITIES[data[i + 1]!]!,
         term: { from: data[i + 2]!, to: data[i + 3]! },
         quote: { from: data[i + 4]!, to: data[i + 5]! },
+        margin: data[i + 6]! / 1000,
       });
     }
     into.push(list);

@@ -18,6 +18,8 @@ const PATTERNS: [string, number][] = [
   [`${PEST} (?:${NOT}|never) (?:came|come|returned|been back|come back|came back|reappeared)`, 2.2],
   [`(?:no more|not (?:a|one)(?: single)?|not any|zero|nary a|no sign of|no signs of|no trace of|no evidence of)(?: (?:sign|signs|trace) of)?(?: (?:a|any|live|more|new|the))? ${PEST}`, 2.2],
   [`(?:no|zero) ${PEST}(?= ,| ;| !|$)`, 2],
+  // "No mice this fall!", "No bugs after the follow up": a sentence that opens with no pests.
+  [`^(?:no|zero) (?:more )?${PEST}`, 2],
   [`no ${PEST} (?:since|anymore|any more|now|at all|in sight|left|whatsoever|for \\w+|in|inside|on|around)`, 2.2],
   [`${NOT} (?:seen|had|noticed|found|spotted|heard|seen or heard|had any|had a|had one|been bothered by|had to deal with)(?: \\w+){0,3} (?:since|again|anymore|any more|${PEST})`, 2.2],
   [`${PEST} (?:are |is |were |was |have been |has been |seem to be |appear to be |all |completely |totally |finally |now )*(?:gone|history|eliminated|dead|under control|taken care of)`, 2],
@@ -28,6 +30,7 @@ const PATTERNS: [string, number][] = [
   [`(?:wiped|knocked|cleared|cleaned) (?:them |it |everything )?out`, 1.4],
   [`(?:killed|kill|kills|wiped) (?:all|every|them|off|it|everything|the colony|the nest)`, 1.2],
   [`under control`, 1.5],
+  [`(?:is|are|was|were|seems? to be|seemed to be|has been|have been|been) (?:really |definitely |totally |finally |actually |still )?working`, 1.4],
   [`out of control`, -1.8],
   [`(?:did|does|do) the (?:trick|job)|did its job|(?:worked|works|working) like a charm|(?:worked|works|working) (?:great|perfectly|wonders)`, 2.1],
   [`${PEST} (?:(?:are|were|have been|keep|kept|are still|were still|started|start|starts) )?(?:coming|came|come|comes|creeping|crawling) (?:right |straight |all |right on |back )*back`, -2.3],
@@ -44,7 +47,7 @@ const PATTERNS: [string, number][] = [
   [`on time`, 1.8],
   [`ahead of (?:time|schedule)|(?:arrived|came|showed up|got here) early|early in the window`, 1.2],
   [`(?:in|within) the (?:time |arrival )?window|when (?:he|she|they) said (?:they|he|she) would`, 1.2],
-  [`(?:showed up|arrived|came|was|were|is|are|running|ran|always) (?:(?:a bit|a little|very|really|so|super|way|always|often|again|quite|pretty|extremely|slightly|somewhat|an? \\w+|\\d+ \\w+) )?(?:late|behind)|behind schedule`, -1.8],
+  [`(?:showed up|arrived|came|was|were|is|are|running|ran|always) (?:(?:about|around|over|almost|nearly|like|at least) )?(?:(?:a bit|a little|very|really|so|super|way|always|often|again|quite|pretty|extremely|slightly|somewhat|an? \\w+|\\d+ \\w+) )?(?:late|behind)|behind schedule`, -1.8],
   [`no show|(?:never|didn't|did not|nobody|no one|no one ever) (?:showed|show|came|arrived|turned up)(?: up)?|stood (?:me|us) up`, -2.5],
   [`(?:waited|waiting|wait) (?:for )?(?:over |almost |nearly |about |more than |another |an extra )?${NUM} (?:more )?(?:hours?|days?|weeks?)`, -1.6],
   [`(?:had|have|has) to wait|long wait|waited (?:forever|and waited|all day|all morning)`, -1.6],
@@ -54,7 +57,7 @@ const PATTERNS: [string, number][] = [
   [`(?:called|call|calls|got|get|gets|texted|emailed|wrote) (?:${ME} )?back (?:quickly|right away|promptly|immediately|within|the same|fast|in minutes|in an hour)`, 1.8],
   [`(?:never|didn't|did not|nobody|no one|never once|won't|wouldn't) (?:called|call|returned|return|got|get|answered|answer|responded|respond|picked up|pick up)(?: ${ME})?(?: back| my calls?| our calls?| the phone)?`, -2.2],
   [`returned (?:my|our) (?:calls?|messages?|emails?)`, 1.5],
-  [`(?:rescheduled|reschedule|cancelled|canceled|cancel|moved) (?:on ${ME} |our appointment |my appointment |the appointment )?(?:twice|again|three times|multiple times|several times|last minute|at the last minute|without)`, -2],
+  [`(?:rescheduled|reschedule|cancelled|canceled|cancel|moved) (?:(?:on )?${ME} |our appointment |my appointment |the appointment )?(?:twice|again|three times|multiple times|several times|last minute|at the last minute|without)`, -2],
   [`last minute|last-minute`, -0.6],
   [`(?:hard|impossible|difficult|tough) to (?:reach|get ahold|get hold|get through|schedule|book|get an appointment)`, -2],
   [`on hold|run ?around|voicemail`, -1.2],
@@ -108,6 +111,13 @@ const PATTERNS: [string, number][] = [
   [`expect(?:ed|ing) (?:more|better)|talked down to|talks down to|dragg(?:ed|ing) (?:their|his|her|its) feet`, -1.6],
   [`(?:could|should|can) (?:be|have been|use some) (?:improved|better)|needs? (?:some )?(?:improvement|work)|room for improvement|nothing out of (?:the )?ordinary|not enough|over ?cooked|under ?cooked|crapped out|gave out|stopped working|quit working|died on (?:me|us)`, -1.5],
   [`too (?:long|short|small|big|slow|loud|salty|sweet|greasy|cold|hot|noisy|crowded|heavy|dark|dim|much|many|little|few|slick|bright|thin|thick|dry|oily|spicy|bitter|sour|tight|loose|high|low|pricey|expensive|late|early|far|rushed|busy|strong|weak)`, -1.4],
+  [`all clear|(?:came back|was|were) clean`, 1.5],
+  [`dropped the ball|(?:more|a lot more) (?:hassle|trouble|work) than (?:it )?(?:should|needed|had to)`, -1.8],
+  [`(?:on the )?(?:high|pricey|expensive) (?:end|side)`, -1.2],
+  [`(?:raised|increased|hiked|jacked up|bumped up) (?:the |their |our |my )?(?:price|prices|rates?|fees?|cost)|(?:price|prices|rates?|fees?|cost|plan|service) (?:went|goes|has gone|keeps going|is going|are going) up`, -1.6],
+  // A wish for what did not happen: "a heads up would have been nice".
+  [`would(?:'ve| have) been (?:nice|good|great|helpful|better)`, -1.4],
+  [`(?:that's |this is )?(?:what|how) (?:a|an) \\w+ (?:should|is supposed to) (?:look like|be|work)`, 1.5],
   [`can't (?:say enough|recommend (?:them |it |this \\w+ )?enough|complain|beat)|couldn't (?:be happier|ask for more|recommend (?:them )?enough)`, 2.4],
 ];
 

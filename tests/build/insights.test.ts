@@ -6,9 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import type { AspectFigures, EntityFigures, Insights } from "../../build/insights.ts";
 import { ASPECTS, mentions } from "../../build/sentiment/aspects.ts";
+import { verdict } from "../../build/faq.ts";
+import { starsApart } from "../../build/summary.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 let insights: Insights;
@@ -119,7 +121,7 @@ describe("topics", () => {
 });
 
 describe("FAQ", () => {
-  it("answers each question with the figures of the reviews it cites", () => {
+  it("answers each question with a verdict, the customers behind it and their own words, all from the reviews it cites", () => {
     expect(insights.faq.length).toBeGreaterThanOrEqual(5);
     for (const entry of insights.faq) {
       const ids = entry.evidence.review_ids;
@@ -127,15 +129,28 @@ describe("FAQ", () => {
       if (entry.aspect) {
         const a = insights.aspects.find((x) => x.id === entry.aspect)!;
         expect(ids).toEqual([...new Set(a.evidence.map((e) => e.review_id))]);
-        const pct = (n: number) => Math.round((n / a.total) * 100);
-        expect(entry.answer).toContain(`${a.total} mentions in ${ids.length} reviews: ${pct(a.positive)}% positive, ${pct(a.negative)}% negative and ${pct(a.neutral)}% neutral.`);
+        // Each customer once: happy when their review says more good than bad about the aspect.
+        const balance = (id: string) => a.evidence.filter((e) => e.review_id === id).reduce((n, e) => n + (e.polarity === "positive" ? 1 : e.polarity === "negative" ? -1 : 0), 0);
+        const happy = ids.filter((id) => balance(id) > 0).length;
+        const unhappy = ids.filter((id) => balance(id) < 0).length;
+        expect(entry.customers).toEqual({ mentioning: ids.length, happy, unhappy });
+        expect(entry.answer.startsWith(`${verdict(happy, unhappy)}: of ${ids.length} customers who mention `), entry.answer).toBe(true);
+        expect(entry.answer).toMatch(new RegExp(`, ${happy} (?:was|were) happy with it and ${unhappy} (?:was|were) not`));
         for (const id of entry.raised_by) expect(ids).toContain(id);
-        if (entry.raised_by.length) expect(entry.answer).toContain(`${entry.raised_by.length} of those reviews`);
+        for (const q of entry.quotes!) {
+          expect(a.evidence).toContainEqual({ review_id: q.review_id, polarity: q.polarity, from: q.from, to: q.to });
+          expect(byId.get(q.review_id)!.text.slice(q.from, q.to)).toBe(q.quote);
+          expect(entry.answer).toContain(`“${q.quote.trim()}”`);
+        }
       } else {
         const list = cited(ids);
         expect(entry.answer).toContain(`an average of ${mean(list)} out of 5 over ${list.length} reviews`);
       }
     }
+  });
+
+  it("asks only questions a verdict can answer", () => {
+    for (const entry of insights.faq.filter((e) => e.aspect)) expect(entry.question).toMatch(/^(?:Do|Does|Is|Are) /);
   });
 });
 
@@ -160,13 +175,34 @@ describe("summary", () => {
         expect([Number(m[2] ?? m[5]), Number(m[3] ?? m[6])]).toEqual([m[1] ? a.positive : a.negative, a.total]);
       } else if ((m = text.match(/is (.+) \((\d+) reviews, average ([\d.]+)\)/))) {
         expect([Number(m[2]), Number(m[3])]).toEqual([list.length, mean(list)]);
-      } else if ((m = text.match(/\((\d{4}-Q\d) to (\d{4}-Q\d)\) the average rating is ([\d.]+), (?:up from|down from|the same as) ([\d.]+)/))) {
+      } else if ((m = text.match(/^Needs attention: (.+)'s (\d+) reviews average ([\d.]+), against ([\d.]+) for the other technicians' (\d+)\./))) {
+        const t = insights.entities.technicians.find((x) => x.name === m![1])!;
+        const others = list.filter((r) => !t.review_ids.includes(r.id));
+        expect(others).toEqual(reviews.filter((r) => r.technicians.length > 0 && !t.review_ids.includes(r.id)));
+        expect([Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])]).toEqual([t.review_count, t.average_rating, mean(others), others.length]);
+        expect(starsApart(Number(m[4]), Number(m[3]))).toBeGreaterThanOrEqual(0.5);
+      } else if ((m = text.match(/^Needs attention: (.+) averages ([\d.]+) over the last four quarters with reviews \((\d+) reviews\), down from ([\d.]+) in the four before \((\d+)\)/))) {
+        const s = insights.entities.services.find((x) => x.name === m![1])!;
+        const quarters = [...new Set(reviews.map((r) => quarter(r.date)))].sort();
+        const recent = list.filter((r) => quarters.slice(-4).includes(quarter(r.date)));
+        const before = list.filter((r) => quarters.slice(-8, -4).includes(quarter(r.date)));
+        expect(list.every((r) => s.review_ids.includes(r.id))).toBe(true);
+        expect([Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])]).toEqual([mean(recent), recent.length, mean(before), before.length]);
+        expect(starsApart(Number(m[4]), Number(m[2]))).toBeGreaterThanOrEqual(0.3);
+      } else if ((m = text.match(/^Needs attention: (\d+) reviews complain about the bill/))) {
+        const price = insights.aspects.find((x) => x.id === "price")!;
+        expect(Number(m[1])).toBe(list.length);
+        for (const r of list) expect(price.evidence.some((e) => e.review_id === r.id && e.polarity === "negative")).toBe(true);
+      } else if ((m = text.match(/\((\d{4}-Q\d) to (\d{4}-Q\d)\) the average rating is ([\d.]+), (up from|down from|about the same as) ([\d.]+)/))) {
         const quarters = [...new Set(reviews.map((r) => quarter(r.date)))].sort();
         const recent = list.filter((r) => quarters.slice(-4).includes(quarter(r.date)));
         const before = list.filter((r) => quarters.slice(-8, -4).includes(quarter(r.date)));
         expect(recent.length + before.length).toBe(list.length);
         expect([m[1], m[2]]).toEqual([quarters.at(-4), quarters.at(-1)]);
-        expect([Number(m[3]), Number(m[4])]).toEqual([mean(recent), mean(before)]);
+        expect([Number(m[3]), Number(m[5])]).toEqual([mean(recent), mean(before)]);
+        // A change of less than a tenth of a star is no change.
+        const change = starsApart(Number(m[3]), Number(m[5]));
+        expect(m[4]).toBe(change >= 0.1 ? "up from" : change <= -0.1 ? "down from" : "about the same as");
       } else {
         throw new Error(`a summary sentence this test cannot check: ${text}`);
       }

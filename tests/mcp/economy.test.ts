@@ -1,11 +1,11 @@
 /**
  * What MCP results cost a model's context, measured as the official SDK client receives them
  * (characters of the JSON of each result). Goals: tools/list under 10,000, a default
- * search_reviews of 20 reviews under 6,000, an unfiltered get_insights under 8,000; with what an
+ * search_reviews of 20 reviews under 6,000, an unfiltered get_insights under 10,000 (the FAQ's verdicts and the summary's 'needs attention' made it 9.2k from 7.4k); with what an
  * agent needs still there (each review's id, date, stars, author and words; every aspect's score).
  */
 import { describe, expect, it } from "vitest";
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { useConnectedSidecar } from "../helpers/mcp.ts";
 
 const connected = useConnectedSidecar();
@@ -31,9 +31,9 @@ describe("MCP results sized for a model's context", () => {
     }
   });
 
-  it("an unfiltered get_insights is under 8,000 characters and points at the detail", async () => {
+  it("an unfiltered get_insights is under 10,000 characters and points at the detail", async () => {
     const result = await connected.client.callTool({ name: "get_insights", arguments: {} });
-    expect(size(result)).toBeLessThan(8_000);
+    expect(size(result)).toBeLessThan(10_000);
     expect((result.content as { text: string }[])[0]!.text).toMatch(/call get_insights with one aspect, technician, service or service_area/);
   });
 });

@@ -1,6 +1,6 @@
 /** get_insights: an overview of insights.json, or one aspect's or entity's part with its evidence. */
 import { z } from "zod";
-import { Slug } from "../../../data/schema/records.ts";
+import { Slug } from "../../../core/schema/records.ts";
 import type { Bundle } from "../../bundle.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
 
@@ -54,7 +54,8 @@ function overviewOf(i: Bundle["insights"]): Record<string, unknown> {
     services: i.entities.services.map(entity),
     service_areas: i.entities.service_areas.map(entity),
     topics: i.topics.slice(0, 8).map(({ label, review_count, average_rating }) => ({ label, review_count, average_rating })),
-    faq: i.faq.map(({ question, answer }) => ({ question, answer })),
+    // The answer's verdict and figures; its quotes (build/faq.ts writes them as ` One says: “…”`) stay in the detail.
+    faq: i.faq.map(({ question, answer }) => ({ question, answer: answer.replace(/ (?:One|Another) says: “[^”]*”/g, "") })),
     summary: i.summary.sentences.map((s) => s.text),
   };
 }

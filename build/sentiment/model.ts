@@ -1,0 +1,79 @@
+/**
+ * The learned aspect-polarity model: a multinomial logistic regression over the features of
+ * features.ts, trained by `npm run train:sentiment` (eval/train.ts) and committed as model.json. It
+ * decides the polarity; the rule engine supplies its evidence and the quote (the clause the
+ * judgement rests on). In-process, offline and deterministic.
+ */
+import { readFileSync } from "node:fs";
+import { analyse, clause, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
+import { featuresOf, type Features } from "./features.ts";
+import { sentenceAt, type Span } from "./text.ts";
+
+export const CLASSES: readonly Polarity[] = ["positive", "negative", "neutral"];
+
+/** model.json: each feature's weight for each class, in the order of `classes`. */
+export interface ModelFile {
+  version: 1;
+  trained: { sets: string[]; examples: number; settings: Record<string, number> };
+  classes: Polarity[];
+  weights: Record<string, [number, number, number]>;
+}
+
+export interface Model {
+  weights: Map<string, readonly number[]>;
+}
+
+let loaded: Model | undefined;
+
+/** The committed model, read once. */
+export function model(): Model {
+  if (!loaded) {
+    const file = JSON.parse(readFileSync(new URL("./model.json", import.meta.url), "utf8")) as ModelFile;
+    if (file.version !== 1 || file.classes.join() !== CLASSES.join()) throw new Error("build/sentiment/model.json: not a model of this version; run npm run train:sentiment");
+    loaded = fromWeights(new Map(Object.entries(file.weights)));
+  }
+  return loaded;
+}
+
+export function fromWeights(weights: Map<string, readonly number[]>): Model {
+  return { weights };
+}
+
+/** Each class's score (unnormalised log-probability). */
+export function scores(m: Model, features: Features): [number, number, number] {
+  const s: [number, number, number] = [0, 0, 0];
+  for (const [name, value] of features) {
+    const w = m.weights.get(name);
+    if (!w) continue;
+    s[0] += w[0]! * value;
+    s[1] += w[1]! * value;
+    s[2] += w[2]! * value;
+  }
+  return s;
+}
+
+export function decide(s: readonly number[]): Polarity {
+  let best = 0;
+  for (let k = 1; k < s.length; k++) if (s[k]! > s[best]!) best = k;
+  return CLASSES[best]!;
+}
+
+/**
+ * The model's judgement of one target in an analysed sentence; `others` are the sentence's other
+ * targets; `bias` is added to the class scores before deciding (a prior for another kind of text).
+ * `margin` is how far the chosen class's score leads the next: how sure the model is.
+ */
+export function classifyIn(analysis: Analysis, target: Span, others: readonly Span[] = [], bias: readonly number[] = [0, 0, 0], m: Model = model()): Judgement & { margin: number } {
+  const { words, cuts, sentence } = analysis;
+  if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, quote: sentence };
+  const [first, last] = targetTokens(words, target);
+  const s = scores(m, featuresOf(analysis, first, last, others)).map((x, k) => x + bias[k]!);
+  const [best, second] = [...s].sort((a, b) => b - a);
+  return { polarity: decide(s), score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence) };
+}
+
+/** The model's judgement of a target (a span of `text`). */
+export function classify(text: string, target: Span, others: readonly Span[] = [], m: Model = model()): Judgement {
+  const sentence = sentenceAt(text, target.from);
+  return classifyIn(analyse(text, sentence), target, others.filter((o) => o.from >= sentence.from && o.to <= sentence.to), [0, 0, 0], m);
+}

@@ -1,0 +1,90 @@
+/**
+ * Every labelled set the project has, split into training and validation. The model trains on the
+ * training parts only; the validation parts choose its settings and report its accuracy. Where a
+ * set has no split of its own, a quarter of its texts (by a hash of the text, so every target of
+ * a sentence falls on the same side) is validation.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import type { Polarity } from "../build/sentiment/engine.ts";
+
+export interface Labelled {
+  id: string;
+  text: string;
+  aspect: string;
+  from: number;
+  to: number;
+  polarity: Polarity;
+}
+
+export interface LabelledSet {
+  name: string;
+  /** Where it came from, for the docs. */
+  source: string;
+  domain: "restaurants" | "home services" | "several trades";
+  train: Labelled[];
+  validation: Labelled[];
+}
+
+const here = (path: string) => new URL(path, import.meta.url);
+
+export function readLabelled(file: string | URL): Labelled[] {
+  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Labelled);
+}
+
+/** FNV-1a, 32 bits: a split that does not move when lines are added elsewhere in the file. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export function split(targets: Labelled[], alwaysValidation: (text: string) => boolean = () => false): { train: Labelled[]; validation: Labelled[] } {
+  const validation = (t: Labelled) => hash(t.text) % 4 === 0 || alwaysValidation(t.text);
+  return { train: targets.filter((t) => !validation(t)), validation: targets.filter(validation) };
+}
+
+/**
+ * Whether a text is taken from this business's own reviews (data/reviews/): such sentences are
+ * never trained on, so that the audit of insights.json, drawn from those reviews, judges the
+ * model on text it has not seen.
+ */
+function fromOwnReviews(): (text: string) => boolean {
+  const dir = here("../data/reviews/");
+  const all = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(new URL(f, dir), "utf8")).join("\n");
+  const texts = all.split("\n").filter((l) => l.trim()).map((l) => (JSON.parse(l) as { text: string }).text).join("\n");
+  return (text) => texts.includes(text);
+}
+
+const WRITTEN = ["food-a", "food-b", "home", "local", "tech", "travel-retail"];
+
+/** A set written with its own split: `eval/NAME/train.jsonl` and `eval/NAME/validation.jsonl`. */
+function splitFiles(name: string, domain: LabelledSet["domain"], source: string): LabelledSet {
+  return { name, source: `${source}; eval/${name}/`, domain, train: readLabelled(here(`./${name}/train.jsonl`)), validation: readLabelled(here(`./${name}/validation.jsonl`)) };
+}
+
+export function labelledSets(): LabelledSet[] {
+  return [
+    {
+      name: "mams",
+      source: "MAMS (Jiang et al., 2019), its own training and validation splits; eval/mams/",
+      domain: "restaurants",
+      train: readLabelled(here("./mams/mams.train.jsonl")),
+      validation: readLabelled(here("./mams/mams.val.jsonl")),
+    },
+    splitFiles("home-services", "home services", "written for this model: pest control and other home services, rich in neutral mentions and opposite polarities"),
+    splitFiles("aspect-terms", "home services", "written for this model: pest-control sentences whose targets are the insights' aspect terms"),
+    splitFiles("lone", "several trades", "written for this model: one target per sentence in five domains, 40% neutral"),
+    {
+      name: "pest-control",
+      source: "hand-labelled pest-control sentences, the rule engine's development set; half are sentences of this business's reviews, always validation; eval/pest-control.jsonl",
+      domain: "home services",
+      ...split(readLabelled(here("./pest-control.jsonl")), fromOwnReviews()),
+    },
+    {
+      name: "written",
+      source: "3,964 targets written for the project in six trades; eval/written/",
+      domain: "several trades",
+      ...split(WRITTEN.flatMap((f) => readLabelled(here(`./written/${f}.jsonl`)))),
+    },
+  ];
+}

@@ -1,0 +1,96 @@
+/**
+ * The learned model: its data, its reproducibility, its accuracy on the validation parts it was
+ * never trained on, and the mentions of this business's reviews that the rules got wrong.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { mentions } from "../../build/sentiment/aspects.ts";
+import { classify, type ModelFile } from "../../build/sentiment/model.ts";
+import { examplesOf, toFile, train, type Settings } from "../../eval/train.ts";
+import { modelScore } from "../../eval/score.ts";
+import { labelledSets } from "../../eval/sets.ts";
+
+const sets = labelledSets();
+
+describe("labelled sets", () => {
+  it("hold every target where its offsets say, and no text on both sides of a split", () => {
+    for (const set of sets) {
+      expect(set.train.length, set.name).toBeGreaterThan(100);
+      expect(set.validation.length, set.name).toBeGreaterThan(100);
+      for (const t of [...set.train, ...set.validation]) expect(t.text.slice(t.from, t.to), t.id).toBe(t.aspect);
+      const trainTexts = new Set(set.train.map((t) => t.text));
+      expect(set.validation.filter((t) => trainTexts.has(t.text)).map((t) => t.id), set.name).toEqual([]);
+    }
+  });
+
+  it("are rich in neutral mentions and in sentences with opposite polarities, in the home-services set", () => {
+    const home = sets.find((s) => s.name === "home-services")!;
+    const all = [...home.train, ...home.validation];
+    expect(all.filter((t) => t.polarity === "neutral").length / all.length).toBeGreaterThan(0.3);
+    const byText = new Map<string, Set<string>>();
+    for (const t of all) byText.set(t.text, (byText.get(t.text) ?? new Set()).add(t.polarity));
+    const opposite = [...byText.values()].filter((p) => p.has("positive") && p.has("negative")).length;
+    expect(opposite / byText.size).toBeGreaterThan(0.2);
+  });
+});
+
+describe("the committed model (build/sentiment/model.json)", () => {
+  const file = JSON.parse(readFileSync(new URL("../../build/sentiment/model.json", import.meta.url), "utf8")) as ModelFile;
+
+  it("is small enough to commit", () => {
+    expect(readFileSync(new URL("../../build/sentiment/model.json", import.meta.url)).length).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it("is what training on the training parts with its settings gives, weight for weight", () => {
+    const { inDomain, ...settings } = file.trained.settings as Settings & { inDomain: number };
+    const examples = sets.flatMap((s) => examplesOf(s.train, s.domain === "home services" ? inDomain! : 1));
+    const again = toFile(train(examples, settings), file.trained);
+    expect(again.weights).toEqual(file.weights);
+  }, 60_000);
+
+  // Floors a little under the figures measured when the model was chosen (docs/insights-method.md).
+  it.each([
+    ["mams", 0.74, 0.73],
+    ["home-services", 0.66, 0.65],
+    ["aspect-terms", 0.79, 0.78],
+    ["lone", 0.71, 0.7],
+    ["pest-control", 0.79, 0.78],
+    ["written", 0.68, 0.65],
+  ] as const)("scores on the validation part of %s at least %s accuracy and %s macro-F1", (name, accuracy, macroF1) => {
+    const set = sets.find((s) => s.name === name)!;
+    const score = modelScore(set.validation);
+    expect(score.accuracy).toBeGreaterThanOrEqual(accuracy);
+    expect(score.macro_f1).toBeGreaterThanOrEqual(macroF1);
+  });
+});
+
+/** The polarity each aspect mention of `text` gets. */
+const mentionsOf = (text: string) => Object.fromEntries(mentions(text).map((m) => [m.aspect, m.polarity]));
+
+describe("this business's reviews, where the rules went wrong", () => {
+  it("reads the pest problem as the reason for the call, not a complaint", () => {
+    expect(mentionsOf("Marco and Jake came out together for a roof rat problem.")).not.toHaveProperty("effectiveness", "negative");
+    expect(mentionsOf("Marco trapped the rats in our attic and sealed up the house before the holidays.")).not.toHaveProperty("thoroughness", "negative");
+  });
+
+  it("files a mention under the aspect it is about, or none", () => {
+    expect(mentionsOf("Our dental office had a cockroach issue (not a great look for patients).")).not.toHaveProperty("scheduling");
+    expect(mentionsOf("A raccoon family moved in under our deck and the dog was going nuts every night.")).not.toHaveProperty("safety");
+    expect(mentionsOf("Argentine ants coming in through the kitchen window every single time it rains.")).not.toHaveProperty("punctuality");
+  });
+
+  it("reads praise and complaints that carry no opinion word", () => {
+    expect(mentionsOf("No bugs after the follow up.")).toMatchObject({ follow_up: "positive" });
+    expect(mentionsOf("The quote was $650 and the final bill was $820.")).toHaveProperty("price", "negative");
+    expect(mentionsOf("Dana was great but the office rescheduled me twice.")).toMatchObject({ scheduling: "negative" });
+    expect(mentionsOf("But the office rescheduled me twice, once the day before and once the morning of.")).toMatchObject({ scheduling: "negative" });
+    expect(mentionsOf("A heads up would have been nice.")).toMatchObject({ communication: "negative" });
+  });
+
+  it("judges each target of a sentence on its own", () => {
+    const text = "Dana was great but the office rescheduled me twice.";
+    const at = (t: string) => ({ from: text.indexOf(t), to: text.indexOf(t) + t.length });
+    expect(classify(text, at("Dana"), [at("office")]).polarity).toBe("positive");
+    expect(classify(text, at("office"), [at("Dana")]).polarity).toBe("negative");
+  });
+});
