@@ -1,6 +1,6 @@
 /** One build, measured from inside: prints `{"ms":..,"max_rss_mib":..,"reviews":..}` on stdout. */
 import { build } from "../build/build.ts";
-import { BuildSettings, parseSettings } from "../build/settings.ts";
+import { BuildSettings, parseSettings } from "../core/settings.ts";
 
 const started = performance.now();
 const result = await build(parseSettings(BuildSettings, process.env));

@@ -5,15 +5,16 @@
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { BuildSettings } from "./settings.ts";
+import type { BuildSettings } from "../core/settings.ts";
 import { toDataset } from "./dataset.ts";
-import { toFeed } from "./feed.ts";
+import { toFeed } from "../core/feed.ts";
 import { computeInsights } from "./insights.ts";
 import { loadData } from "./load.ts";
-import { writeManifest, type Manifest } from "./manifest.ts";
+import type { Manifest } from "../core/dist/manifest.ts";
+import { writeManifest } from "./manifest.ts";
 import { renderSite } from "./render.ts";
 import { bundleScripts, writeReviewPages, writeSitemap } from "./pages.ts";
-import { writeReviewsJson } from "./write-reviews.ts";
+import { writeReviewsJson } from "../core/dist/reviews-json.ts";
 
 export interface BuildResult {
   manifest: Manifest;
@@ -26,14 +27,19 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`));
   const dataset = toDataset(source, baseUrl);
-  progress("computing insights");
-  const insights = await computeInsights(dataset, baseUrl);
   const feed = toFeed(dataset, baseUrl);
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
+    // The language analysis runs in worker threads; meanwhile this thread writes a page per
+    // review, which needs no insight (the manifest leaves these pages out: the sidecar reads
+    // a review's page from disk, routes/static.get.ts, as a million would not fit in memory).
+    progress("computing insights and writing a page per review");
+    const analysing = computeInsights(dataset, baseUrl);
+    await writeReviewPages(staging, dataset, feed, baseUrl);
+    const insights = await analysing;
     progress("rendering");
     const { reviews, ...rest } = dataset;
     await renderSite(staging, {
@@ -54,10 +60,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       withdrawn: dataset.withdrawn,
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
     });
-    // After the manifest, which leaves them out: the sidecar reads a review's page from disk
-    // (routes/static.get.ts), as a million of them would not fit in its memory.
-    progress("writing a page per review");
-    await writeReviewPages(staging, dataset, feed, baseUrl);
+    progress("replacing the previous dist/");
     await swapIn(staging, distDir);
     return { manifest, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
   } catch (error) {

@@ -2,7 +2,7 @@
 import { build } from "./build.ts";
 import { DataError, formatProblem } from "./problems.ts";
 import { progressDone, progressReporter } from "./progress.ts";
-import { BuildSettings, parseSettings, SettingsError } from "./settings.ts";
+import { BuildSettings, parseSettings, SettingsError } from "../core/settings.ts";
 
 try {
   const settings = parseSettings(BuildSettings, process.env);

@@ -7,7 +7,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
-import { Business, Review, Service, ServiceArea, Technician } from "../data/schema/records.ts";
+import { Business, Review, Service, ServiceArea, Technician } from "../core/schema/records.ts";
 import { DataError, problemsFromZod, type Problem } from "./problems.ts";
 
 export interface SourceData {

@@ -1,7 +1,6 @@
 /**
- * The manifest: every public file with its strong ETag (content hash), Last-Modified (from the
- * data, never the clock), content type and precompressed copies. The sidecar serves from it and
- * the hub compares its hashes to know which topics changed.
+ * Writes the manifest (core/dist/manifest.ts): every public file with its strong ETag (content
+ * hash), Last-Modified (from the data, never the clock), content type and precompressed copies.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
@@ -9,30 +8,9 @@ import { readdir, stat, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
-import type { Withdrawal } from "../data/schema/public.ts";
-
-export const MANIFEST_FILE = "_manifest.json";
-
-export interface ManifestEntry {
-  /** Path under DIST_DIR, with forward slashes. */
-  file: string;
-  etag: string;
-  last_modified: string;
-  content_type: string;
-  bytes: number;
-  /** Precompressed copies beside the file, by content coding. */
-  encodings: Partial<Record<"br" | "gzip", { file: string; bytes: number }>>;
-}
-
-export interface Manifest {
-  version: 1;
-  base_url: string;
-  updated: string;
-  /** Keyed by URL path, e.g. `/api/feed.json`. */
-  files: Record<string, ManifestEntry>;
-  /** Reviews taken down, for `since`'s `removed`; oldest first. */
-  withdrawn: Withdrawal[];
-}
+import { etagOf } from "../core/dist/etag.ts";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
+import type { Withdrawal } from "../core/schema/public.ts";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -66,7 +44,19 @@ export interface ManifestInput {
 
 export async function writeManifest(input: ManifestInput): Promise<Manifest> {
   const files: Record<string, ManifestEntry> = {};
-  for (const file of await listFiles(input.dir)) {
+  const list = await listFiles(input.dir);
+  // Files in parallel, a few at a time: zlib compresses on libuv's threads, so the large files
+  // (reviews.json, insights.json) are compressed side by side instead of one after the other.
+  // The entries are put in the listing's order afterwards, so the manifest's bytes do not change.
+  const entries = new Map<string, ManifestEntry>();
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const file = list[next++]!;
+      entries.set(file, await describe(file));
+    }
+  };
+  const describe = async (file: string): Promise<ManifestEntry> => {
     const urlPath = `/${file}`;
     const type = contentType(urlPath);
     const path = join(input.dir, file);
@@ -77,27 +67,32 @@ export async function writeManifest(input: ManifestInput): Promise<Manifest> {
       encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gzip };
     }
-    files[urlPath] = { file, etag, last_modified: input.lastModified[urlPath] ?? input.updated, content_type: type, bytes: size, encodings };
-  }
+    return { file, etag, last_modified: input.lastModified[urlPath] ?? input.updated, content_type: type, bytes: size, encodings };
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  for (const file of list) files[`/${file}`] = entries.get(file)!;
   const manifest: Manifest = { version: 1, base_url: input.baseUrl, updated: input.updated, files, withdrawn: input.withdrawn };
   await writeFile(join(input.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
   return manifest;
 }
+
+const REVIEW_PAGE = /^reviews\/(?!index\.html$)[^/]+\.html$/;
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f))
+    // A review's own page (reviews/{id}.html) is read from disk by the sidecar, not from the manifest.
+    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f) && !REVIEW_PAGE.test(f))
     .sort();
 }
 
-/** Strong ETag: the first 128 bits of the SHA-256 of the bytes, in hex. */
+/** The file's strong ETag (core/dist/etag.ts), read as a stream. */
 async function hashFile(path: string): Promise<string> {
   const hash = createHash("sha256");
   await pipeline(createReadStream(path), hash);
-  return `"${hash.digest("hex").slice(0, 32)}"`;
+  return etagOf(hash);
 }
 
 async function compress(path: string, ext: ".gz" | ".br", size: number): Promise<number> {

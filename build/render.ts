@@ -3,19 +3,9 @@
  * passing 100k reviews through Eleventy's data cascade would copy them for every template.
  */
 import { fileURLToPath } from "node:url";
-// @ts-expect-error Eleventy ships no types for its main entry (see STACK.md).
+// @ts-expect-error Eleventy 3 ships no types for its main entry.
 import Eleventy from "@11ty/eleventy";
-import type { Dataset } from "./dataset.ts";
-import type { Feed } from "./feed.ts";
-import type { Insights } from "./insights.ts";
-
-export interface SiteData {
-  baseUrl: string;
-  openapiUrl: string;
-  dataset: Pick<Dataset, "business" | "aggregate_rating" | "updated" | "withdrawn">;
-  feed: Feed;
-  insights: Insights;
-}
+import type { SiteData } from "../core/site-data.ts";
 
 const SITE_DIR = fileURLToPath(new URL("../site/", import.meta.url));
 

@@ -4,8 +4,8 @@
  * HUB_URL overrides where the ping goes (default `${BASE_URL}/api/websub/hub`). Exit 0 when the
  * hub accepted it, 1 otherwise, with the reason.
  */
-import { BuildSettings, parseSettings } from "../build/settings.ts";
-import { hubUrl, TOPICS } from "../sidecar/hub/topics.ts";
+import { BuildSettings, parseSettings } from "../core/settings.ts";
+import { hubUrl, TOPICS } from "../core/urls.ts";
 
 const { BASE_URL } = parseSettings(BuildSettings, process.env);
 const target = process.env.HUB_URL || hubUrl(BASE_URL);

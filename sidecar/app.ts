@@ -9,7 +9,7 @@ import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
 import type { Methods } from "./http/dispatch.ts";
 import { errorResponse, methodNotAllowed } from "./http/errors.ts";
-import { VERSION } from "./openapi.ts";
+import { VERSION } from "../core/api/openapi.ts";
 import { defineOpenApiRoute } from "./routes/openapi.get.ts";
 import { defineSearchPageRoute } from "./routes/search-page.get.ts";
 import { defineSearchRoute } from "./routes/search.get.ts";

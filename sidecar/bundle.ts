@@ -6,13 +6,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import type { InsightsDataset } from "../data/schema/insights.ts";
-import { PublicReview, ReviewsDataset, Withdrawal } from "../data/schema/public.ts";
-import { newestFirst } from "../build/dataset.ts";
-import { MANIFEST_FILE, type Manifest } from "../build/manifest.ts";
-import { strongEtag } from "./http/conditional.ts";
+import type { InsightsDataset } from "../core/schema/insights.ts";
+import type { ReviewsDataset, Withdrawal } from "../core/schema/public.ts";
+import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../core/dist/manifest.ts";
+import { strongEtag } from "../core/dist/etag.ts";
+import { DistFormatError, readReviewsJson } from "../core/dist/reviews-json.ts";
 import { ReviewIndex } from "./search/reviews.ts";
-import { SLICE, turn } from "./turn.ts";
 
 export interface StaticFile {
   path: string;
@@ -36,7 +35,7 @@ export interface Bundle {
 
 /**
  * A cheap check of insights.json at load: its top-level members. The build checked the whole of
- * it against data/schema/insights.ts before writing it, so the bundle holds it with that type.
+ * it against core/schema/insights.ts before writing it, so the bundle holds it with that type.
  */
 const InsightsMembers = z.looseObject({
   aspects: z.array(z.looseObject({})),
@@ -46,24 +45,6 @@ const InsightsMembers = z.looseObject({
   summary: z.unknown(),
 });
 export type Insights = InsightsDataset;
-
-const ManifestSchema = z.object({
-  version: z.literal(1),
-  base_url: z.string(),
-  updated: z.string(),
-  files: z.record(
-    z.string().startsWith("/"),
-    z.object({
-      file: z.string(),
-      etag: z.string().regex(/^"[0-9a-f]{32}"$/),
-      last_modified: z.iso.datetime(),
-      content_type: z.string(),
-      bytes: z.int(),
-      encodings: z.object({ br: z.object({ file: z.string() }).optional(), gzip: z.object({ file: z.string() }).optional() }),
-    }),
-  ),
-  withdrawn: z.array(Withdrawal),
-});
 
 export class BundleError extends Error {
   override name = "BundleError";
@@ -103,42 +84,12 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
 
   const reviewsFile = files.get("/reviews.json");
   if (!reviewsFile) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
-  const { head, reviews, json } = await readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`);
+  const { head, reviews, json } = await readReviewsJson(reviewsFile.body, `${distDir}/reviews.json`).catch((error: unknown) => {
+    throw error instanceof DistFormatError ? new BundleError(error.message) : error;
+  });
   const insights = InsightsMembers.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
   if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
   return { manifest, manifestText, files, dataset: head, index: await ReviewIndex.build(reviews, json, options.searchCacheBytes), insights: insights.data as unknown as Insights, withdrawn: manifest.withdrawn };
-}
-
-/**
- * reviews.json a line at a time (build/write-reviews.ts): no 40 MB string and no copy of the
- * whole dataset at once, and each review's line is kept as the JSON the API sends for it.
- */
-async function readReviewsJson(body: Buffer, name: string) {
-  const fail = (where: string, why: string) => new BundleError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
-  const lines: string[] = [];
-  for (let start = 0; start < body.length; ) {
-    const end = body.indexOf(10, start);
-    lines.push(body.toString("utf8", start, end < 0 ? body.length : end));
-    start = end < 0 ? body.length : end + 1;
-  }
-  if (lines.at(-1) === "") lines.pop();
-  const headText = lines[0] ?? "";
-  const Head = ReviewsDataset.omit({ reviews: true });
-  const head = Head.safeParse(headText.endsWith(',"reviews":[') ? safeJson(`${headText.slice(0, -',"reviews":['.length)}}`) : undefined);
-  if (!head.success || lines.at(-1) !== "]}") throw fail("", "is not laid out one review per line, as the build writes it");
-  const reviews: PublicReview[] = [];
-  const json: string[] = [];
-  for (let i = 1; i < lines.length - 1; i++) {
-    if (i % SLICE === 0) await turn();
-    const line = i < lines.length - 2 ? lines[i]!.replace(/,$/, "") : lines[i]!;
-    const review = PublicReview.safeParse(safeJson(line));
-    if (!review.success) throw fail(`line ${i + 1}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);
-    const previous = reviews.at(-1);
-    if (previous && newestFirst(previous, review.data) >= 0) throw fail(`line ${i + 1}`, "is out of order: reviews must be newest first, by date then id");
-    reviews.push(review.data);
-    json.push(line);
-  }
-  return { head: head.data, reviews, json };
 }
 
 function safeJson(text: string): unknown {

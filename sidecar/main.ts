@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import { toNodeHandler } from "h3";
 import { listen } from "listhen";
-import { SettingsError } from "../build/settings.ts";
+import { SettingsError } from "../core/settings.ts";
 import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { allowedFor } from "./mcp/route.ts";

@@ -3,7 +3,7 @@
  * parsed once at start. Handlers get these values; none of them reads process.env.
  */
 import { z } from "zod";
-import { BuildSettings, parseSettings } from "../build/settings.ts";
+import { BuildSettings, parseSettings } from "../core/settings.ts";
 
 const Port = z
   .string()

@@ -1,5 +1,5 @@
 /** The CDN's page for addresses that do not exist. */
-import type { SiteData } from "../build/render.ts";
+import type { SiteData } from "../core/site-data.ts";
 import { page } from "./_lib/html.ts";
 
 export const data = { permalink: "/404.html", eleventyExcludeFromCollections: true };

@@ -1,6 +1,6 @@
 /** The API page: the OpenAPI document the sidecar serves, rendered for people. */
-import type { SiteData } from "../build/render.ts";
-import { openApiDocument } from "../sidecar/openapi.ts";
+import type { SiteData } from "../core/site-data.ts";
+import { openApiDocument } from "../core/api/openapi.ts";
 import { html, page } from "./_lib/html.ts";
 
 export const data = { permalink: "/api/index.html" };

@@ -1,5 +1,5 @@
 /** /llms.txt (a map of the site for language models) and /robots.txt. */
-import type { SiteData } from "../build/render.ts";
+import type { SiteData } from "../core/site-data.ts";
 
 export const data = {
   pagination: { data: "files", size: 1, alias: "file" },

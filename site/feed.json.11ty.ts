@@ -1,7 +1,7 @@
 /** `/api/feed.json`: JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) of the newest reviews. */
-import { JsonFeed } from "../data/schema/public.ts";
-import type { Feed } from "../build/feed.ts";
-import type { SiteData } from "../build/render.ts";
+import { JsonFeed } from "../core/schema/public.ts";
+import type { Feed } from "../core/feed.ts";
+import type { SiteData } from "../core/site-data.ts";
 import { checkedJson } from "./_lib/checked.ts";
 
 export const data = { permalink: "/api/feed.json", eleventyExcludeFromCollections: true };

@@ -1,5 +1,5 @@
 /** `/feed.xml`: Atom (RFC 4287) of the newest reviews, with WebSub discovery links (WebSub §4). */
-import type { SiteData } from "../build/render.ts";
+import type { SiteData } from "../core/site-data.ts";
 
 export const data = { permalink: "/feed.xml", eleventyExcludeFromCollections: true };
 

@@ -1,6 +1,6 @@
 /** The insights page: insights.json as charts (site/_lib/charts.ts), quotes, topics, FAQ and summary. */
-import { reviewUrl } from "../build/dataset.ts";
-import type { SiteData } from "../build/render.ts";
+import { reviewUrl } from "../core/urls.ts";
+import type { SiteData } from "../core/site-data.ts";
 import { ratingBars, sentimentBars, trendLine } from "./_lib/charts.ts";
 import { average, count, html, page } from "./_lib/html.ts";
 

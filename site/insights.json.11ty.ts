@@ -1,6 +1,6 @@
 /** `/insights.json`: figures computed from the reviews at build time (build/insights.ts). */
-import { Insights } from "../data/schema/insights.ts";
-import type { SiteData } from "../build/render.ts";
+import { Insights } from "../core/schema/insights.ts";
+import type { SiteData } from "../core/site-data.ts";
 import { checkedJson } from "./_lib/checked.ts";
 
 export const data = { permalink: "/insights.json", eleventyExcludeFromCollections: true };

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Business, Review, Service, ServiceArea, Technician } from "../../data/schema/records.ts";
+import type { Business, Review, Service, ServiceArea, Technician } from "../../core/schema/records.ts";
 import { DATA_FILES } from "../load.ts";
 import { progressDone, progressReporter } from "../progress.ts";
 import { seededRandom, type Random } from "./random.ts";

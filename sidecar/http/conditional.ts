@@ -2,13 +2,7 @@
  * Conditional GET (RFC 9110 §13): If-None-Match, compared weakly, wins over If-Modified-Since;
  * a match is a 304 with the validators and no body.
  */
-import { createHash } from "node:crypto";
 import { FastResponse } from "srvx";
-
-/** Strong ETag of some bytes: the first 128 bits of their SHA-256, in hex (as the build's manifest). */
-export function strongEtag(body: string | Uint8Array): string {
-  return `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`;
-}
 
 export interface Validators {
   etag: string;

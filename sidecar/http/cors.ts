@@ -1,6 +1,6 @@
 /**
  * CORS for a public read-only API: any origin may read every JSON and feed route, and scripts may
- * see the validators and the WebSub links (contract: expose ETag and Link).
+ * see the validators and the WebSub links (ETag and Link are exposed).
  */
 import { FastResponse } from "srvx";
 

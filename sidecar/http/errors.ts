@@ -1,6 +1,6 @@
 /** Error responses in the contract's shape: `{ error, message, issues? }`, JSON, with CORS. */
 import { FastResponse } from "srvx";
-import type { ErrorBody } from "../params.ts";
+import type { ErrorBody } from "../../core/api/params.ts";
 import { CORS_HEADERS } from "./cors.ts";
 
 export type Issue = NonNullable<ErrorBody["issues"]>[number];

@@ -1,7 +1,7 @@
 /**
  * Query strings into typed values, strictly: a repeated or unknown parameter, an empty value, or
  * a number written any way but plain decimal is an error naming the parameter. (zod's coercion
- * would read "" as 0 and "0x10" as 16; see STACK.md.)
+ * would read "" as 0 and "0x10" as 16, and its date coercion turns 2025-02-30 into March 2.)
  */
 import { z } from "zod";
 import type { Issue } from "./errors.ts";

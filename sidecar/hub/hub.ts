@@ -11,7 +11,7 @@ import type { BundleRef } from "../bundle.ts";
 import type { Delivery, StateStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
 import { resolveCallback } from "./ssrf.ts";
-import { discoveryLinks, TOPICS, topicPath } from "./topics.ts";
+import { discoveryLinks, TOPICS, topicPath } from "../../core/urls.ts";
 
 export interface HubOptions {
   allowPrivateCallbacks: boolean;

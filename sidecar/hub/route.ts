@@ -10,12 +10,12 @@ import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { errorResponse, invalidParameters, type Issue } from "../http/errors.ts";
 import { fromZod } from "../http/query.ts";
-import { HubForm } from "../params.ts";
+import { HubForm } from "../../core/api/params.ts";
 import { callbackHost } from "../store/tables.ts";
 import { admitIntent, type AdmissionLimits } from "./admission.ts";
 import type { Hub } from "./hub.ts";
 import { CallbackRefused, resolveCallback } from "./ssrf.ts";
-import { topicPath, TOPICS } from "./topics.ts";
+import { topicPath, TOPICS } from "../../core/urls.ts";
 
 export interface HubRouteOptions {
   baseUrl: string;

@@ -5,7 +5,7 @@
  */
 import { FastResponse } from "srvx";
 import { CORS_HEADERS } from "../http/cors.ts";
-import { turn } from "../turn.ts";
+import { turn } from "../../core/turn.ts";
 
 /**
  * Most messages in a batch, for the protocol versions that still have batches (2025-03-26 and

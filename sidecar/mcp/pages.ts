@@ -4,13 +4,14 @@
  * technicians, services), with the permalink pattern given once, joined from pieces encoded once
  * per review. Sizes are checked in tests/mcp/economy.test.ts.
  */
+import { reviewUrl as reviewUrlOf } from "../../core/urls.ts";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import type { PublicReview } from "../../data/schema/public.ts";
-import { IsoDate, Slug } from "../../data/schema/records.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
+import { IsoDate, Slug } from "../../core/schema/records.ts";
 import type { Bundle } from "../bundle.ts";
 import type { Page } from "../search/reviews.ts";
-import { encodeCursor } from "../search/run.ts";
+import { encodeCursor } from "../../core/cursor.ts";
 import { SerializedResult } from "./tool.ts";
 
 const EXCERPT = 120;
@@ -47,7 +48,7 @@ export function pageContent(bundle: Bundle, baseUrl: string, page: Page, detail:
   const pieces = page.positions.map((p) => piecesOf(bundle, p, detail));
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
-  const reviewUrl = `${baseUrl}/reviews/{id}/`;
+  const reviewUrl = reviewUrlOf(baseUrl, "{id}");
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total, review_url: reviewUrl }).slice(0, -1);
   const intro = `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n`;
   const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(intro)}`)];

@@ -1,8 +1,8 @@
 /** `GET /.well-known/openapi.json`, generated once per bundle (its enums list the business's ids). */
 import type { Bundle, BundleRef } from "../bundle.ts";
-import { strongEtag } from "../http/conditional.ts";
+import { strongEtag } from "../../core/dist/etag.ts";
 import { represent } from "../http/respond.ts";
-import { openApiDocument } from "../openapi.ts";
+import { openApiDocument } from "../../core/api/openapi.ts";
 
 export function defineOpenApiRoute(ref: BundleRef, baseUrl: string) {
   const made = new WeakMap<Bundle, { body: string; etag: string }>();

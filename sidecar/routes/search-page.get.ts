@@ -6,13 +6,14 @@
  * list. A refused search is a 400 page that says why, keeping what was asked.
  */
 import { FastResponse } from "srvx";
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { contradiction, PAGE_SIZE, reviewsListPage } from "../../site/_lib/reviews-list.ts";
 import type { BundleRef } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import { parseQuery } from "../http/query.ts";
-import { SearchParams } from "../params.ts";
-import { encodeCursor, searchReviews } from "../search/run.ts";
+import { SearchParams } from "../../core/api/params.ts";
+import { encodeCursor } from "../../core/cursor.ts";
+import { searchReviews } from "../search/run.ts";
 
 export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
   return (request: Request, url: URL): Response => {

@@ -3,7 +3,7 @@ import type { BundleRef } from "../bundle.ts";
 import { invalidParameters } from "../http/errors.ts";
 import { parseQuery } from "../http/query.ts";
 import { represent } from "../http/respond.ts";
-import { SearchParams } from "../params.ts";
+import { SearchParams } from "../../core/api/params.ts";
 import { searchReviews } from "../search/run.ts";
 
 export function defineSearchRoute(bundle: BundleRef) {

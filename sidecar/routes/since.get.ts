@@ -3,13 +3,13 @@
  * of reviews withdrawn on or after it, so an incremental copy stays exact. Conditional GET: the
  * ETag hashes the body; Last-Modified is the latest change the data records behind it.
  */
-import { latest } from "../../build/dataset.ts";
+import { latest } from "../../core/dataset.ts";
 import type { BundleRef } from "../bundle.ts";
-import { strongEtag } from "../http/conditional.ts";
+import { strongEtag } from "../../core/dist/etag.ts";
 import { invalidParameters } from "../http/errors.ts";
 import { fromZod, parseQuery } from "../http/query.ts";
 import { represent } from "../http/respond.ts";
-import { SincePath, SinceQuery } from "../params.ts";
+import { SincePath, SinceQuery } from "../../core/api/params.ts";
 import { pageResult, reviewsSince } from "../search/run.ts";
 
 export function defineSinceRoute(bundle: BundleRef) {

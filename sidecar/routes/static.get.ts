@@ -6,8 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FastResponse } from "srvx";
 import type { BundleRef, StaticFile } from "../bundle.ts";
-import { discoveryLinks, TOPICS } from "../hub/topics.ts";
-import { strongEtag } from "../http/conditional.ts";
+import { discoveryLinks, TOPICS } from "../../core/urls.ts";
+import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
 import { errorResponse, notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
@@ -20,7 +20,7 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
     const headers: Record<string, string> = {};
     if (file.encoded.br || file.encoded.gzip) headers.vary = "Accept-Encoding";
     if (coding) headers["content-encoding"] = coding;
-    // The WebSub topics (SPEC §6) name their hub and themselves.
+    // The WebSub topics name their hub and themselves (WebSub §4, discovery).
     if (TOPICS.some((t) => t.path === file.path)) headers.link = discoveryLinks(baseUrl, `${baseUrl}${file.path}`);
     const tag = (c?: string) => (c ? `${file.etag.slice(0, -1)}-${c}"` : file.etag);
     return represent(request, {

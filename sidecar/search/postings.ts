@@ -29,14 +29,22 @@ export function postingsFromBits(bits: Bitset): Postings {
   return { list: Uint32Array.from(list), bits };
 }
 
-/** Index of the first entry >= value. */
-export function lowerBound(list: Uint32Array, value: number): number {
+/**
+ * The number of leading positions in [0, size) for which `before` holds, when it holds for a
+ * prefix and not after (a binary search): the one search the index uses.
+ */
+export function partitionPoint(size: number, before: (position: number) => boolean): number {
   let lo = 0;
-  let hi = list.length;
+  let hi = size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
+    if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Index of the first entry >= value. */
+export function lowerBound(list: Uint32Array, value: number): number {
+  return partitionPoint(list.length, (i) => list[i]! < value);
 }

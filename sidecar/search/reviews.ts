@@ -5,10 +5,11 @@
  * tests the others bit by bit, or ANDs bitsets a word at a time when that is cheaper, so it costs
  * about what it matches, not the size of the data. Each review's JSON is serialised once, here.
  */
-import type { PublicReview } from "../../data/schema/public.ts";
-import { changedAt } from "../../build/dataset.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
+import type { Cursor } from "../../core/cursor.ts";
+import { changedAt } from "../../core/dataset.ts";
 import { countAll, firstAll, hasBit } from "./bitset.ts";
-import { lowerBound, postingsFrom, type Postings } from "./postings.ts";
+import { lowerBound, partitionPoint, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
 
 export interface ReviewFilter {
@@ -24,10 +25,6 @@ export interface ReviewFilter {
 }
 
 /** Where a page starts: just after the review with this date and id. */
-export interface Cursor {
-  date: string;
-  id: string;
-}
 
 export interface Page {
   total: number;
@@ -164,13 +161,6 @@ export class ReviewIndex {
    * of the newest-first order and false after it (a binary search).
    */
   private countWhere(before: (position: number) => boolean): number {
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(mid)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return partitionPoint(this.size, before);
   }
 }

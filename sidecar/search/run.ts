@@ -2,12 +2,13 @@
  * One search, for the HTTP route and the MCP tool alike: resolve the mentions against the
  * business's lists, decode the cursor, ask the index, and write the contract's envelope.
  */
-import type { Withdrawal } from "../../data/schema/public.ts";
+import type { Withdrawal } from "../../core/schema/public.ts";
 import type { Bundle } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import type { Parsed } from "../http/query.ts";
-import type { SearchParams } from "../params.ts";
-import type { Cursor, Page, ReviewFilter } from "./reviews.ts";
+import type { SearchParams } from "../../core/api/params.ts";
+import { decodeCursor, encodeCursor } from "../../core/cursor.ts";
+import type { Page, ReviewFilter } from "./reviews.ts";
 import { TextIndex } from "./text.ts";
 
 export interface SearchResult {
@@ -80,22 +81,4 @@ export function resolveTechnician(bundle: Bundle, value: string): string | { mes
   const list = (ts: typeof technicians) => ts.map((t) => `${t.id} (${t.name})`).join(", ");
   if (byFirst.length > 1) return { message: `"${value}" names more than one technician; use one of: ${list(byFirst)}` };
   return { message: `no technician with that id or name; expected one of: ${list(technicians)}` };
-}
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.date, cursor.id])).toString("base64url");
-}
-
-/** The cursor, or null when it is not one this service wrote. */
-export function decodeCursor(text: string): Cursor | null {
-  const bytes = Buffer.from(text, "base64url");
-  // Node's decoder skips characters it does not know: compare the round trip to refuse them.
-  if (bytes.toString("base64url") !== text) return null;
-  try {
-    const value = JSON.parse(bytes.toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && /^\d{4}-\d\d-\d\d$/.test(value[0]) && typeof value[1] === "string") {
-      return { date: value[0], id: value[1] };
-    }
-  } catch {}
-  return null;
 }

@@ -7,7 +7,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
-import { SLICE, turn } from "../turn.ts";
+import { SLICE, turn } from "../../core/turn.ts";
 import { postingsFrom, postingsFromBits, type Postings } from "./postings.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -28,7 +28,7 @@ function unclaimed(now: number) {
   return sql<boolean>`(claimed_until is null or claimed_until < ${now})`;
 }
 
-/** Consecutive failures that remove a subscription (SPEC §3, §8). */
+/** Consecutive failures that remove a subscription (README, "WebSub"). */
 export const MAX_FAILURES = 3;
 
 export class StateStore implements Revocations {

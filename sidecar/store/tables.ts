@@ -15,7 +15,7 @@ export interface Database {
     secret: string | null;
     lease_seconds: number;
     expires_at: number;
-    /** Consecutive failed deliveries; 3 remove the subscription (SPEC §3). */
+    /** Consecutive failed deliveries; 3 remove the subscription (README, "WebSub"). */
     failures: number;
     created_at: number;
   };

@@ -1,5 +1,5 @@
 /** Small helpers shared by the page templates: escaping, stars, dates, the page frame. */
-import type { PublicBusiness, PublicReview } from "../../data/schema/public.ts";
+import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
 
 export function html(text: string | number): string {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

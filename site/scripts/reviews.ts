@@ -5,7 +5,7 @@
  * /search/ link, so a filtered list can be bookmarked, shared and reloaded, with or without
  * script. Bundled by esbuild into /assets/reviews.js.
  */
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { count, reviewArticle, type Names } from "../_lib/html.ts";
 import { contradiction } from "../_lib/reviews-list.ts";
 

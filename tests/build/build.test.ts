@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Manifest } from "../../build/manifest.ts";
+import type { Manifest } from "../../core/dist/manifest.ts";
 import { copyOfRepoData, editReview, review, smallData, tempDir } from "../helpers/data.ts";
 import { runBuild } from "../helpers/run.ts";
 

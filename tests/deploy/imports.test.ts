@@ -40,7 +40,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe("imports", () => {
-  const files = ["build", "site", "sidecar", "data", "scripts", "bench"].flatMap((d) => sources(join(ROOT, d)));
+  const files = ["core", "build", "site", "sidecar", "eval", "scripts", "bench"].flatMap((d) => sources(join(ROOT, d)));
   const graph = new Map(files.map((file) => {
     const text = readFileSync(file, "utf8");
     const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
@@ -55,6 +55,20 @@ describe("imports", () => {
 
   it("have no cycle", () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  // The layers: core/ is shared and depends on none of them; the pages (site/) and the sidecar
+  // read the build's output through core/, never the build's code; site/ knows no sidecar.
+  it.each([
+    ["core", ["build", "site", "sidecar", "eval", "scripts", "bench"]],
+    ["site", ["build", "sidecar", "eval"]],
+    ["sidecar", ["build", "eval"]],
+    ["build", ["sidecar", "eval"]],
+  ] as const)("keep %s from importing %j", (layer, forbidden) => {
+    const crossing = [...graph]
+      .filter(([file]) => relative(ROOT, file).startsWith(`${layer}/`))
+      .flatMap(([file, targets]) => targets.filter((t) => forbidden.some((f) => relative(ROOT, t).startsWith(`${f}/`))).map((t) => `${relative(ROOT, file)} -> ${relative(ROOT, t)}`));
+    expect(crossing).toEqual([]);
   });
 
   it("finds a cycle when there is one (the check itself)", () => {

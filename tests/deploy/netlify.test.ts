@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../sidecar/openapi.ts";
+import { openApiDocument } from "../../core/api/openapi.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 const CONFIG = new URL("../../netlify.toml", import.meta.url).pathname;

@@ -2,7 +2,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Review } from "../../data/schema/records.ts";
+import type { Review } from "../../core/schema/records.ts";
 
 export const REPO_DATA = new URL("../../data/", import.meta.url).pathname;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { MemoryRevocations, RevocationCheck, SessionSigner } from "../../sidecar/mcp/session.ts";
 import { connectClient, INITIALIZE, rpc } from "../helpers/mcp.ts";
 import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
@@ -133,7 +133,13 @@ describe("MCP with the SDK's client over HTTP", () => {
     expect(Object.keys(all)).toEqual(["overview", "aspects", "technicians", "services", "service_areas", "topics", "faq", "summary"]);
     expect(all.aspects.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(full.aspects.map((a: { id: string; score: number }) => [a.id, a.score]));
     expect(all.technicians.map((t: { id: string }) => t.id)).toEqual(full.entities.technicians.map((t: { id: string }) => t.id));
-    expect(all.faq.map((f: { answer: string }) => f.answer)).toEqual(full.faq.map((f: { answer: string }) => f.answer));
+    // Each answer's verdict and figures; its quotes stay in the detail.
+    all.faq.forEach((f: { question: string; answer: string }, i: number) => {
+      expect(f.question).toBe(full.faq[i].question);
+      expect(full.faq[i].answer.startsWith(f.answer)).toBe(true);
+      expect(f.answer).not.toContain("“");
+    });
+    expect(all.faq).toHaveLength(full.faq.length);
     expect(all.summary).toEqual(full.summary.sentences.map((s: { text: string }) => s.text));
     expect(JSON.stringify(all)).not.toContain("review_ids");
     const dana = structured(await client.callTool({ name: "get_insights", arguments: { technician: "Dana" } })).insights.technician;

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
 let sidecar: Sidecar;

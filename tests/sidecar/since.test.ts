@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest } from "../../build/manifest.ts";
-import type { PublicReview } from "../../data/schema/public.ts";
+import type { Manifest } from "../../core/dist/manifest.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
 let sidecar: Sidecar;

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest } from "../../build/manifest.ts";
+import type { Manifest } from "../../core/dist/manifest.ts";
 import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
 let sidecar: Sidecar;

@@ -1,6 +1,6 @@
 /** get_business: who the business is, its rating, and the ids the other tools take. */
 import { z } from "zod";
-import { Slug } from "../../../data/schema/records.ts";
+import { Slug } from "../../../core/schema/records.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const getBusiness = defineTool({

@@ -1,6 +1,6 @@
 /** get_review: one review's full record, or why there is none. */
 import { z } from "zod";
-import { IsoDate, Slug } from "../../../data/schema/records.ts";
+import { IsoDate, Slug } from "../../../core/schema/records.ts";
 import { link, renderReview } from "../pages.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
 

@@ -1,6 +1,6 @@
 /** get_reviews_since: what GET /api/reviews/since answers (search/run.ts), as a page of reviews. */
 import { z } from "zod";
-import { IsoDate } from "../../../data/schema/records.ts";
+import { IsoDate } from "../../../core/schema/records.ts";
 import { reviewsSince } from "../../search/run.ts";
 import { Detail, pageContent, PageOut } from "../pages.ts";
 import { defineTool, invalid, READ_ONLY } from "../tool.ts";

@@ -1,6 +1,6 @@
 /** search_reviews: the HTTP search's parameters, rules and results (search/run.ts), as a page of reviews. */
 import { z } from "zod";
-import { searchFields, sinceNotAfterUntil } from "../../params.ts";
+import { searchFields, sinceNotAfterUntil } from "../../../core/api/params.ts";
 import { searchReviews } from "../../search/run.ts";
 import { Detail, pageContent, PageOut } from "../pages.ts";
 import { defineTool, invalid, READ_ONLY } from "../tool.ts";

@@ -3,8 +3,8 @@
  * OpenAPI document is generated from them, and the MCP tools take them as input schemas.
  */
 import { z } from "zod";
-import { PublicReview } from "../data/schema/public.ts";
-import { IsoDate, Slug } from "../data/schema/records.ts";
+import { PublicReview } from "../schema/public.ts";
+import { IsoDate, Slug } from "../schema/records.ts";
 
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
 export const SINCE_LIMIT = { default: 1000, max: 1000 } as const;
@@ -27,7 +27,7 @@ export const searchFields = {
   cursor: Cursor.optional(),
 };
 
-/** `since` after `until` is refused (contract), over HTTP and MCP alike. */
+/** `since` after `until` is refused, over HTTP and MCP alike (README, "Search"). */
 export function sinceNotAfterUntil(ctx: { value: { since?: string; until?: string }; issues: z.core.$ZodRawIssue[] }): void {
   const { since, until } = ctx.value;
   if (since && until && since > until) {

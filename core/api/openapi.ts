@@ -3,8 +3,8 @@
  * with, so the description cannot drift from the behaviour.
  */
 import { z } from "zod";
-import { Insights } from "../data/schema/insights.ts";
-import { JsonFeed, ReviewsDataset } from "../data/schema/public.ts";
+import { Insights } from "../schema/insights.ts";
+import { JsonFeed, ReviewsDataset } from "../schema/public.ts";
 import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./params.ts";
 
 type JsonSchema = Record<string, unknown>;

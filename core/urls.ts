@@ -1,4 +1,18 @@
-/** The three WebSub topics (SPEC §6) and the content type each is delivered with (contract). */
+/**
+ * The public addresses every layer writes: a review's permalink, the search, the hub and the three
+ * WebSub topics. Each is `${BASE_URL}/path` (core/settings.ts keeps BASE_URL without a trailing slash).
+ */
+
+export function reviewUrl(baseUrl: string, id: string): string {
+  return `${baseUrl}/reviews/${id}/`;
+}
+
+/** The search API with a query string (none: every review). */
+export function searchUrl(baseUrl: string, query = ""): string {
+  return `${baseUrl}/api/reviews/search${query && `?${query}`}`;
+}
+
+/** The three WebSub topics (README, "WebSub") and the content type each is delivered with. */
 export const TOPICS = [
   { path: "/feed.xml", contentType: "application/atom+xml" },
   { path: "/api/feed.json", contentType: "application/feed+json" },

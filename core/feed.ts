@@ -2,7 +2,8 @@
  * What both feeds say about the newest reviews: one item per review, so the JSON Feed and the
  * Atom feed cannot disagree.
  */
-import type { PublicReview } from "../data/schema/public.ts";
+import { hubUrl } from "./urls.ts";
+import type { PublicReview } from "./schema/public.ts";
 import { changedAt, latest, startOfDay, type Dataset } from "./dataset.ts";
 
 /** Contract: both feeds carry the 50 newest reviews. */
@@ -39,7 +40,7 @@ export function toFeed(dataset: Dataset, baseUrl: string): Feed {
     title: `${dataset.business.name}: verified reviews`,
     description: `The ${FEED_SIZE} newest verified customer reviews of ${dataset.business.name}.`,
     homePageUrl: `${baseUrl}/`,
-    hubUrl: `${baseUrl}/api/websub/hub`,
+    hubUrl: hubUrl(baseUrl),
     jsonFeedUrl: `${baseUrl}/api/feed.json`,
     atomFeedUrl: `${baseUrl}/feed.xml`,
     updated: latest([dataset.business.updated, ...dataset.withdrawn.map((w) => w.at), ...items.map((i) => i.modified)]),

@@ -1,0 +1,58 @@
+/**
+ * The reviews dataset as every layer reads it: its order (newest first), its change times and its
+ * aggregate rating, computed from the data alone. build/dataset.ts makes it from the source records.
+ */
+import type { AggregateRating, PublicReview, RatingCounts, ReviewsDataset, Withdrawal } from "./schema/public.ts";
+
+export interface Dataset extends ReviewsDataset {
+  withdrawn: Withdrawal[];
+}
+
+/** Contract: newest first, date descending then id descending, so paging is stable. */
+export function newestFirst(a: { date: string; id: string }, b: { date: string; id: string }): number {
+  return a.date === b.date ? compare(b.id, a.id) : compare(b.date, a.date);
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function aggregateRating(reviews: readonly { rating: number }[]): AggregateRating {
+  const counts: RatingCounts = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
+  let sum = 0;
+  for (const { rating } of reviews) {
+    counts[String(rating) as keyof RatingCounts]++;
+    sum += rating;
+  }
+  return {
+    rating_value: reviews.length ? round2(sum / reviews.length) : 0,
+    review_count: reviews.length,
+    best_rating: 5,
+    worst_rating: 1,
+    rating_counts: counts,
+  };
+}
+
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** The latest change a review records: its date, its edit, or the owner's reply. RFC 3339 UTC. */
+export function changedAt(review: Pick<PublicReview, "date" | "updated" | "response">): string {
+  return latest([startOfDay(review.date), review.updated, review.response && startOfDay(review.response.date)]);
+}
+
+export function startOfDay(date: string): string {
+  return `${date}T00:00:00Z`;
+}
+
+/** Latest of RFC 3339 UTC timestamps (they sort as strings once normalised to whole seconds). */
+export function latest(times: (string | undefined)[]): string {
+  let max = "";
+  for (const t of times) if (t && normalise(t) > max) max = normalise(t);
+  return max || "1970-01-01T00:00:00Z";
+}
+
+function normalise(time: string): string {
+  return time.length === 20 ? time : `${time.slice(0, 19)}Z`;
+}

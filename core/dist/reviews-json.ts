@@ -1,0 +1,86 @@
+/**
+ * reviews.json, the one `dist/` file with a layout of its own: written here (by the build) and
+ * read here (by the sidecar). It is written as a stream, not rendered as one string: a million
+ * reviews make a JSON text larger than the longest string V8 can hold (~512 MiB). Each review stands on a line of its
+ * own (valid JSON: whitespace between elements), so the sidecar can read and index it a line at
+ * a time and serve each line as that review's JSON without building the whole text again.
+ *
+ * Layout: line 1 `{"business":..,"aggregate_rating":..,"updated":..,"reviews":[`, then one review
+ * per line (a comma ends every line but the last review's), then `]}`.
+ */
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { z } from "zod";
+import { newestFirst } from "../dataset.ts";
+import { PublicReview, ReviewsDataset } from "../schema/public.ts";
+import { SLICE, turn } from "../turn.ts";
+
+const CHUNK = 2_000;
+const REVIEWS_OPEN = ',"reviews":[';
+export const REVIEWS_JSON_TAIL = "]}\n";
+
+export function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): string {
+  const { business, aggregate_rating, updated } = dataset;
+  return `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"updated":${JSON.stringify(updated)}${REVIEWS_OPEN}`;
+}
+
+export async function writeReviewsJson(path: string, dataset: ReviewsDataset): Promise<void> {
+  const out = createWriteStream(path);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, "drain");
+  };
+  await write(reviewsJsonHead(dataset));
+  const { reviews } = dataset;
+  for (let i = 0; i < reviews.length; i += CHUNK) {
+    const chunk = reviews.slice(i, i + CHUNK).map((r) => `\n${JSON.stringify(r)}`).join(",");
+    await write(i === 0 ? chunk : `,${chunk}`);
+  }
+  await write(`\n${REVIEWS_JSON_TAIL}`);
+  out.end();
+  await once(out, "finish");
+}
+
+export class DistFormatError extends Error {
+  override name = "DistFormatError";
+}
+
+/**
+ * reviews.json read back a line at a time: no 40 MB string and no copy of the whole dataset at
+ * once, and each review's line is kept as the JSON the API sends for it. Checks the layout, every
+ * review against its schema and the order; gives the event loop a turn every SLICE lines.
+ */
+export async function readReviewsJson(body: Buffer, name: string): Promise<{ head: Omit<ReviewsDataset, "reviews">; reviews: PublicReview[]; json: string[] }> {
+  const fail = (where: string, why: string) => new DistFormatError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
+  const lines: string[] = [];
+  for (let start = 0; start < body.length; ) {
+    const end = body.indexOf(10, start);
+    lines.push(body.toString("utf8", start, end < 0 ? body.length : end));
+    start = end < 0 ? body.length : end + 1;
+  }
+  if (lines.at(-1) === "") lines.pop();
+  const headText = lines[0] ?? "";
+  const Head = ReviewsDataset.omit({ reviews: true });
+  const head = Head.safeParse(headText.endsWith(REVIEWS_OPEN) ? safeJson(`${headText.slice(0, -REVIEWS_OPEN.length)}}`) : undefined);
+  if (!head.success || `${lines.at(-1)}\n` !== REVIEWS_JSON_TAIL) throw fail("", "is not laid out one review per line, as the build writes it");
+  const reviews: PublicReview[] = [];
+  const json: string[] = [];
+  for (let i = 1; i < lines.length - 1; i++) {
+    if (i % SLICE === 0) await turn();
+    const line = i < lines.length - 2 ? lines[i]!.replace(/,$/, "") : lines[i]!;
+    const review = PublicReview.safeParse(safeJson(line));
+    if (!review.success) throw fail(`line ${i + 1}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);
+    const previous = reviews.at(-1);
+    if (previous && newestFirst(previous, review.data) >= 0) throw fail(`line ${i + 1}`, "is out of order: reviews must be newest first, by date then id");
+    reviews.push(review.data);
+    json.push(line);
+  }
+  return { head: head.data, reviews, json };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

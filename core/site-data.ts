@@ -1,0 +1,15 @@
+/**
+ * What the build hands every template in site/ (build/render.ts passes it to Eleventy as global
+ * data): small and precomputed, never the 100k reviews.
+ */
+import type { Dataset } from "./dataset.ts";
+import type { Feed } from "./feed.ts";
+import type { InsightsDataset } from "./schema/insights.ts";
+
+export interface SiteData {
+  baseUrl: string;
+  openapiUrl: string;
+  dataset: Pick<Dataset, "business" | "aggregate_rating" | "updated" | "withdrawn">;
+  feed: Feed;
+  insights: InsightsDataset;
+}

@@ -1,0 +1,50 @@
+/** The `dist/` format's one laid-out file: what the build writes, the sidecar reads back, exactly. */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { toDataset } from "../../build/dataset.ts";
+import { loadData } from "../../build/load.ts";
+import { DistFormatError, readReviewsJson, writeReviewsJson } from "../../core/dist/reviews-json.ts";
+import { REPO_DATA, tempDir } from "../helpers/data.ts";
+
+const dataset = async () => {
+  const { withdrawn: _, ...rest } = toDataset(await loadData(REPO_DATA), "https://reviews.example");
+  return rest;
+};
+
+describe("reviews.json", () => {
+  it("reads back what the writer wrote: the head, every review in order, and each review's line as its JSON", async () => {
+    const written = await dataset();
+    const file = join(await tempDir(), "reviews.json");
+    await writeReviewsJson(file, written);
+    const body = await readFile(file);
+    expect(JSON.parse(body.toString("utf8"))).toEqual(written);
+    const { head, reviews, json } = await readReviewsJson(body, "reviews.json");
+    const { reviews: expected, ...expectedHead } = written;
+    expect(head).toEqual(expectedHead);
+    expect(reviews).toEqual(expected);
+    expect(json.map((line) => JSON.parse(line))).toEqual(expected);
+  });
+
+  it("reads back an empty dataset", async () => {
+    const file = join(await tempDir(), "reviews.json");
+    await writeReviewsJson(file, { ...(await dataset()), reviews: [] });
+    expect((await readReviewsJson(await readFile(file), "reviews.json")).reviews).toEqual([]);
+  });
+
+  it("refuses a file laid out otherwise, a review that breaks the schema, and reviews out of order, naming the line", async () => {
+    const written = await dataset();
+    const file = join(await tempDir(), "reviews.json");
+    await writeReviewsJson(file, written);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    const reread = (text: string) => readReviewsJson(Buffer.from(text), "dist/reviews.json");
+    await expect(reread(JSON.stringify(written))).rejects.toThrow(/dist\/reviews.json is not laid out one review per line/);
+    const broken = [...lines];
+    broken[2] = broken[2]!.replace(/"rating":\d/, '"rating":9');
+    await expect(reread(broken.join("\n"))).rejects.toThrow(/line 3 does not match the review schema/);
+    const swapped = [...lines];
+    [swapped[1], swapped[2]] = [swapped[2]!, swapped[1]!];
+    await expect(reread(swapped.join("\n"))).rejects.toThrow(DistFormatError);
+    await expect(reread(swapped.join("\n"))).rejects.toThrow(/is out of order/);
+  });
+});
