@@ -1,7 +1,9 @@
 /**
  * The build: validate DATA_DIR, compute the datasets, render them into a fresh folder, then swap
- * it in for DIST_DIR. Until the swap nothing under DIST_DIR is touched, so a failed build leaves
- * the previous dist/ whole.
+ * it in for DIST_DIR. Until the last step nothing under DIST_DIR is touched, so a failed build
+ * leaves the previous dist/ whole. With a cache (BUILD_CACHE_DIR, build/cache.ts) the texts
+ * judged before are not judged again, unchanged files are not compressed again, and the previous
+ * dist/'s review pages are moved over in that last step, with only the changed ones written.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,7 +15,8 @@ import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { writeManifest } from "./manifest.ts";
 import { renderSite } from "./render.ts";
-import { bundleScripts, writeReviewPages, writeSitemap } from "./pages.ts";
+import { bundleScripts, ReviewPages, writeSitemap } from "./pages.ts";
+import { BuildCache } from "./cache.ts";
 import { writeReviewsJson } from "../core/dist/reviews-json.ts";
 
 export interface BuildResult {
@@ -24,12 +27,14 @@ export interface BuildResult {
 
 export async function build(settings: BuildSettings, progress: (step: string) => void = () => {}): Promise<BuildResult> {
   const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
+  const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`));
   const dataset = toDataset(source, baseUrl);
   const feed = toFeed(dataset, baseUrl);
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
+  let pages: ReviewPages | undefined;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
@@ -37,8 +42,9 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // review, which needs no insight (the manifest leaves these pages out: the sidecar reads
     // a review's page from disk, routes/static.get.ts, as a million would not fit in memory).
     progress("computing insights and writing a page per review");
-    const analysing = computeInsights(dataset, baseUrl);
-    await writeReviewPages(staging, dataset, feed, baseUrl);
+    const analysing = computeInsights(dataset, baseUrl, cache);
+    pages = await ReviewPages.plan(distDir, dataset, feed, baseUrl, cache);
+    if (!pages.carried) await pages.writeAll(staging);
     const insights = await analysing;
     progress("rendering");
     const { reviews, ...rest } = dataset;
@@ -59,11 +65,15 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       updated: dataset.updated,
       withdrawn: dataset.withdrawn,
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
+      cache,
     });
     progress("replacing the previous dist/");
+    if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
+    await pages.remember(distDir);
     return { manifest, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
   } catch (error) {
+    await pages?.giveBack(staging, distDir);
     await rm(staging, { recursive: true, force: true });
     throw error;
   }

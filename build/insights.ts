@@ -8,6 +8,7 @@ import { aggregateRating, round2, type Dataset } from "../core/dataset.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { mentionsOfAll } from "./sentiment/parallel.ts";
+import type { BuildCache } from "./cache.ts";
 import type { Polarity } from "./sentiment/engine.ts";
 import { clearest, faq, type Analysed } from "./faq.ts";
 import { summarise } from "./summary.ts";
@@ -80,9 +81,9 @@ export interface SummarySentence {
 }
 
 
-export async function computeInsights(dataset: Dataset, baseUrl: string) {
+export async function computeInsights(dataset: Dataset, baseUrl: string, cache?: BuildCache) {
   // The workers read the texts while this thread finds the topics, which need no mention.
-  const reading = mentionsOfAll(dataset.reviews.map((r) => r.text));
+  const reading = mentionsOfAll(dataset.reviews.map((r) => r.text), cache);
   const { business } = dataset;
   const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
     .flatMap((n) => n.toLowerCase().split(/\s+/));

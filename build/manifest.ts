@@ -4,13 +4,14 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { readdir, stat, writeFile } from "node:fs/promises";
+import { copyFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import { etagOf } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
+import type { BuildCache } from "./cache.ts";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -40,9 +41,21 @@ export interface ManifestInput {
   withdrawn: Withdrawal[];
   /** Last-Modified per URL path; files not listed take `updated`. */
   lastModified: Record<string, string>;
+  /** Where compressed copies of unchanged files are taken from, and new ones kept. */
+  cache?: BuildCache;
 }
 
 export async function writeManifest(input: ManifestInput): Promise<Manifest> {
+  const used = new Set<string>();
+  /** The file compressed, or its compressed copy from the cache when its content was seen. */
+  const compressed = async (path: string, ext: ".gz" | ".br", size: number, etag: string): Promise<number> => {
+    const kept = input.cache?.compressed(etag, ext);
+    if (kept) used.add(kept);
+    if (kept && (await copyFile(kept, path + ext).then(() => true, () => false))) return (await stat(path + ext)).size;
+    const bytes = await compress(path, ext, size);
+    if (kept) await input.cache!.keep(path + ext, kept);
+    return bytes;
+  };
   const files: Record<string, ManifestEntry> = {};
   const list = await listFiles(input.dir);
   // Files in parallel, a few at a time: zlib compresses on libuv's threads, so the large files
@@ -63,7 +76,7 @@ export async function writeManifest(input: ManifestInput): Promise<Manifest> {
     const [etag, { size }] = await Promise.all([hashFile(path), stat(path)]);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
-      const [gzip, br] = await Promise.all([compress(path, ".gz", size), compress(path, ".br", size)]);
+      const [gzip, br] = await Promise.all([compressed(path, ".gz", size, etag), compressed(path, ".br", size, etag)]);
       encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gzip };
     }
@@ -73,6 +86,7 @@ export async function writeManifest(input: ManifestInput): Promise<Manifest> {
   for (const file of list) files[`/${file}`] = entries.get(file)!;
   const manifest: Manifest = { version: 1, base_url: input.baseUrl, updated: input.updated, files, withdrawn: input.withdrawn };
   await writeFile(join(input.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+  await input.cache?.pruneCompressed(used);
   return manifest;
 }
 

@@ -5,29 +5,127 @@
  * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
  * linear; they are not in the manifest (the sidecar reads them from disk).
  */
+import { hash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import { names, SITE_PAGES } from "../site/_lib/html.ts";
 import { reviewPage } from "../site/_lib/review-page.ts";
 import { changedAt, type Dataset } from "../core/dataset.ts";
+import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
+import type { PublicReview } from "../core/schema/public.ts";
+import type { BuildCache } from "./cache.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
 const PAGES = SITE_PAGES;
 
-export async function writeReviewPages(dir: string, dataset: Dataset, feed: Feed, baseUrl: string): Promise<void> {
-  const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
-  const folder = join(dir, "reviews");
-  await mkdir(folder, { recursive: true });
-  // Written synchronously, one after the other: 100,000 small files took 16 s through the
-  // promise API (each write a round trip through libuv's four threads) and 1.5 s this way. The
-  // build answers no one while it writes.
-  for (const review of dataset.reviews) writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, context));
+export class ReviewPages {
+  private readonly context;
+  private readonly keys: Map<string, string>;
+
+  private constructor(
+    dataset: Dataset,
+    feed: Feed,
+    baseUrl: string,
+    private readonly cache: BuildCache | undefined,
+    /** Each page's key in the previous dist/, when this build can bring those pages over. */
+    private readonly previous: Record<string, string> | undefined,
+    private readonly reviews: readonly PublicReview[],
+  ) {
+    this.context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
+    // A page shows its review and the context, through the code: the same key, the same bytes.
+    const shared = hash("sha1", `${cache?.code} ${JSON.stringify(this.context)}`);
+    this.keys = new Map(reviews.map((r) => [r.id, hash("sha1", `${shared} ${JSON.stringify(r)}`, "base64")]));
+  }
+
+  /**
+   * The pages of `dataset`. With a cache that describes `distDir` as it is (its manifest's
+   * hash), the previous dist/'s pages are brought over and only the changed ones written.
+   */
+  static async plan(distDir: string, dataset: Dataset, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
+    const kept = await cache?.read<KeptPages>(PAGES_PART, cache.code);
+    const manifest = await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined);
+    const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
+    const carry = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest);
+    return new ReviewPages(dataset, feed, baseUrl, cache, carry ? kept.keys : undefined, dataset.reviews);
+  }
+
+  /** Whether the previous dist/'s pages are brought over (at the end, by `carryInto`). */
+  get carried(): boolean {
+    return this.previous !== undefined;
+  }
+
+  /**
+   * Every page into `dir`/reviews/. Written synchronously, one after the other: 100,000 small
+   * files took 16 s through the promise API (each write a round trip through libuv's four
+   * threads) and 1.5 s this way. The build answers no one while it writes.
+   */
+  async writeAll(dir: string): Promise<void> {
+    const folder = join(dir, "reviews");
+    await mkdir(folder, { recursive: true });
+    for (const review of this.reviews) this.write(folder, review);
+  }
+
+  private write(folder: string, review: PublicReview): void {
+    writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, this.context));
+  }
+
+  /**
+   * Move the previous dist/'s reviews/ folder into `staging`, the last step before the swap: the
+   * pages whose key changed are written, those of reviews no longer published removed, and the
+   * site's own files in reviews/ (the list page) put in. On failure the folder goes back; the
+   * pages already rewritten stay rewritten.
+   */
+  async carryInto(staging: string, distDir: string): Promise<void> {
+    const folder = join(staging, "reviews");
+    const site = join(staging, ".reviews-site");
+    const old = join(distDir, "reviews");
+    await rename(folder, site).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? mkdir(site) : Promise.reject(e)));
+    await rename(old, folder);
+    try {
+      const present = new Set(await readdir(folder));
+      const keep = new Set<string>();
+      for (const review of this.reviews) {
+        const name = `${review.id}.html`;
+        keep.add(name);
+        if (!present.has(name) || this.previous![review.id] !== this.keys.get(review.id)) this.write(folder, review);
+      }
+      for (const name of await readdir(site)) {
+        keep.add(name);
+        await rename(join(site, name), join(folder, name));
+      }
+      await rm(site, { recursive: true });
+      for (const name of present) if (!keep.has(name)) await rm(join(folder, name), { recursive: true, force: true });
+    } catch (error) {
+      await this.giveBack(staging, distDir);
+      throw error;
+    }
+  }
+
+  /** After a failure, put the carried folder back into the previous dist/, if it was moved. */
+  async giveBack(staging: string, distDir: string): Promise<void> {
+    if (!this.carried) return;
+    await rename(join(staging, "reviews"), join(distDir, "reviews")).catch(() => {});
+  }
+
+  /** Remember the pages of the dist/ just built, for the next build. */
+  async remember(distDir: string): Promise<void> {
+    if (!this.cache) return;
+    const manifest = await readFile(join(distDir, MANIFEST_FILE));
+    await this.cache.write(PAGES_PART, this.cache.code, { dist: hash("sha1", manifest), keys: Object.fromEntries(this.keys) } satisfies KeptPages);
+  }
 }
+
+/** The cache's part: the dist/ it describes (its manifest's hash) and each page's key in it. */
+interface KeptPages {
+  dist: string;
+  keys: Record<string, string>;
+}
+const PAGES_PART = "pages.v8";
 
 /** sitemap.xml: the pages, then the newest reviews up to the protocol's 50,000 URLs. */
 export async function writeSitemap(dir: string, dataset: Dataset, baseUrl: string): Promise<void> {

@@ -13,6 +13,15 @@ export const BuildSettings = z.object({
     .transform((url) => url.replace(/\/+$/, "")),
   DATA_DIR: z.string().min(1).default("data"),
   DIST_DIR: z.string().min(1).default("dist"),
+  /**
+   * Where the build keeps what it computed for the next build (build/cache.ts): `off` for none.
+   * The default is where tools keep caches that a CI's node_modules cache also keeps.
+   */
+  BUILD_CACHE_DIR: z
+    .string()
+    .min(1)
+    .default("node_modules/.cache/reviewcast")
+    .transform((dir) => (dir === "off" ? undefined : dir)),
 });
 export type BuildSettings = z.infer<typeof BuildSettings>;
 

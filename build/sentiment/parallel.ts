@@ -2,9 +2,12 @@
  * Aspect mentions for many reviews, on every core: the texts are split among worker threads
  * (each runs `mentions` from aspects.ts) and the results come back as one transferable Int32Array
  * per worker. Small inputs run in this thread, where starting workers would cost more than it saves.
+ * With a build cache, a text judged by the same code before is not judged again.
  */
+import { hash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import type { BuildCache } from "../cache.ts";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
 
 const POLARITIES = ["positive", "negative", "neutral"] as const;
@@ -26,27 +29,73 @@ export function encode(texts: readonly string[]): Int32Array {
   return Int32Array.from(out);
 }
 
-function decode(data: Int32Array, into: Mention[][]): void {
-  let i = 0;
-  while (i < data.length) {
-    const count = data[i++]!;
-    const list: Mention[] = [];
-    for (let k = 0; k < count; k++, i += WIDTH) {
-      list.push({
-        aspect: ASPECTS[data[i]!]!.id,
-        polarity: POLARITIES[data[i + 1]!]!,
-        term: { from: data[i + 2]!, to: data[i + 3]! },
-        quote: { from: data[i + 4]!, to: data[i + 5]! },
-        margin: data[i + 6]! / 1000,
-      });
-    }
-    into.push(list);
-  }
+/** One text's part of an encoding, starting at `at`. */
+function entryAt(data: Int32Array, at: number): Int32Array {
+  return data.subarray(at, at + 1 + data[at]! * WIDTH);
 }
 
-export async function mentionsOfAll(texts: readonly string[]): Promise<Mention[][]> {
+/** An encoding of many texts, cut into one entry per text (views, not copies). */
+function split(data: Int32Array): Int32Array[] {
+  const entries: Int32Array[] = [];
+  for (let at = 0; at < data.length; at += entries.at(-1)!.length) entries.push(entryAt(data, at));
+  return entries;
+}
+
+function decode(entry: Int32Array): Mention[] {
+  const list: Mention[] = [];
+  for (let i = 1; i < entry.length; i += WIDTH) {
+    list.push({
+      aspect: ASPECTS[entry[i]!]!.id,
+      polarity: POLARITIES[entry[i + 1]!]!,
+      term: { from: entry[i + 2]!, to: entry[i + 3]! },
+      quote: { from: entry[i + 4]!, to: entry[i + 5]! },
+      margin: entry[i + 6]! / 1000,
+    });
+  }
+  return list;
+}
+
+/** The cache's part: each text's hash, and the texts' encodings one after the other. */
+interface Kept {
+  keys: string[];
+  data: Int32Array;
+}
+const PART = "mentions.v8";
+
+export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache): Promise<Mention[][]> {
+  const kept = await cache?.read<Kept>(PART, cache.analysis);
+  const known = new Map<string, Int32Array>();
+  if (kept) {
+    let at = 0;
+    for (const key of kept.keys) {
+      const entry = entryAt(kept.data, at);
+      known.set(key, entry);
+      at += entry.length;
+    }
+  }
+  const keys = texts.map((t) => hash("sha1", t, "base64"));
+  const todo = [...new Map(keys.flatMap((key, i) => (known.has(key) ? [] : [[key, texts[i]!] as const]))).entries()];
+  const judged = split(await encodeAll(todo.map(([, text]) => text)));
+  todo.forEach(([key], i) => known.set(key, judged[i]!));
+  if (cache) {
+    // Kept: this build's texts only, so the part does not grow with texts long gone.
+    const used = [...new Set(keys)];
+    const entries = used.map((key) => known.get(key)!);
+    const data = new Int32Array(entries.reduce((n, e) => n + e.length, 0));
+    let at = 0;
+    for (const entry of entries) {
+      data.set(entry, at);
+      at += entry.length;
+    }
+    await cache.write(PART, cache.analysis, { keys: used, data } satisfies Kept);
+  }
+  return keys.map((key) => decode(known.get(key)!));
+}
+
+/** The texts' encodings, judged here for a few texts and by worker threads for many. */
+async function encodeAll(texts: readonly string[]): Promise<Int32Array> {
   const workers = Math.min(availableParallelism(), Math.ceil(texts.length / INLINE_BELOW));
-  if (workers <= 1) return texts.map((t) => mentions(t));
+  if (workers <= 1) return encode(texts);
   const size = Math.ceil(texts.length / workers);
   const chunks = Array.from({ length: workers }, (_, w) => texts.slice(w * size, (w + 1) * size));
   const encoded = await Promise.all(
@@ -62,7 +111,11 @@ export async function mentionsOfAll(texts: readonly string[]): Promise<Mention[]
         }),
     ),
   );
-  const all: Mention[][] = [];
-  for (const data of encoded) decode(data, all);
+  const all = new Int32Array(encoded.reduce((n, e) => n + e.length, 0));
+  let at = 0;
+  for (const data of encoded) {
+    all.set(data, at);
+    at += data.length;
+  }
   return all;
 }

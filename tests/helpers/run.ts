@@ -14,8 +14,9 @@ export interface Run {
 /** The environment a user's shell would have: vitest adds Vite's own (BASE_URL="/", MODE, ...). */
 export function userEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { BASE_URL: _, MODE: __, DEV: ___, PROD: ____, SSR: _____, ...rest } = process.env;
-  // The embedded database goes to a temp folder, not the checkout's .state/.
-  return { ...rest, CI: "true", STATE_DIR: `${tmpdir()}/reviewcast-state-${process.pid}`, ...env };
+  // The embedded database goes to a temp folder, not the checkout's .state/, and so does the
+  // build's cache (shared by this test process's builds, as a CI's builds share one).
+  return { ...rest, CI: "true", STATE_DIR: `${tmpdir()}/reviewcast-state-${process.pid}`, BUILD_CACHE_DIR: `${tmpdir()}/reviewcast-cache-${process.pid}`, ...env };
 }
 
 /** A project script through tsx, as the npm scripts run it. */

@@ -1,0 +1,109 @@
+/**
+ * The build's cache between runs (BUILD_CACHE_DIR): what a build computed, keyed by its input and
+ * by the code that computed it, so that the next build redoes only what changed. It holds each
+ * review text's aspect mentions, each review page's key, and the compressed copy of each file.
+ * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
+ * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
+ */
+import { hash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { deserialize, serialize } from "node:v8";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/**
+ * A hash of the code that produces an output: every file under these folders of the project,
+ * and the lockfile (Eleventy's or esbuild's version changes bytes too).
+ */
+export function codeVersion(folders: readonly string[]): string {
+  const parts: string[] = [];
+  for (const folder of folders) {
+    const files = readdirSyncRecursive(join(ROOT, folder));
+    for (const file of files) parts.push(relative(ROOT, file), hash("sha1", readFileSync(file)));
+  }
+  parts.push(hash("sha1", readFileSync(join(ROOT, "package-lock.json"))));
+  return hash("sha1", parts.join("\n"));
+}
+
+function readdirSyncRecursive(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Everything the build reads from and writes to its cache folder. */
+export class BuildCache {
+  private constructor(
+    readonly dir: string | undefined,
+    /** The code behind every output (build/, core/, site/, the lockfile). */
+    readonly code: string,
+    /** The code behind the aspect mentions alone (build/sentiment/), which most changes leave. */
+    readonly analysis: string,
+  ) {}
+
+  /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
+  static async open(dir: string | undefined): Promise<BuildCache> {
+    if (!dir) return new BuildCache(undefined, "", "");
+    // A folder that cannot be made (read-only, a file in the way) means a build without cache.
+    const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
+    if (!made) return new BuildCache(undefined, "", "");
+    return new BuildCache(dir, codeVersion(["build", "core", "site"]), codeVersion(["build/sentiment"]));
+  }
+
+  /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
+  async read<T>(part: string, version: string): Promise<T | undefined> {
+    if (!this.dir) return undefined;
+    try {
+      const stored = deserialize(await readFile(join(this.dir, part))) as { version: string; value: T };
+      return stored.version === version ? stored.value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Keep a part, replacing the old one whole (a build stopped midway leaves the old one). A
+   * cache that cannot be written (disk full) costs the next build time, not this build.
+   */
+  async write(part: string, version: string, value: unknown): Promise<void> {
+    if (!this.dir) return;
+    const path = join(this.dir, part);
+    const temporary = `${path}.${process.pid}.tmp`;
+    try {
+      await writeFile(temporary, serialize({ version, value }));
+      await rename(temporary, path);
+    } catch {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  /** The compressed copy of content with this hash, written by this code, if kept. */
+  compressed(contentHash: string, ext: string): string | undefined {
+    return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.code} ${contentHash}`)}${ext}`);
+  }
+
+  /** Copy `from` to the cache's `to`, replacing it whole; a failure only costs the next build time. */
+  async keep(from: string, to: string): Promise<void> {
+    const temporary = `${to}.${process.pid}.tmp`;
+    try {
+      await copyFile(from, temporary);
+      await rename(temporary, to);
+    } catch {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  /** Remove the compressed copies this build did not use, so the folder does not grow forever. */
+  async pruneCompressed(used: ReadonlySet<string>): Promise<void> {
+    if (!this.dir) return;
+    const folder = join(this.dir, "compressed");
+    for (const name of await readdir(folder).catch(() => [])) {
+      const path = join(folder, name);
+      if (!used.has(path) && !name.endsWith(".tmp")) await rm(path, { force: true }).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The build with the cache of the previous one (BUILD_CACHE_DIR): after a day's changes it must
+ * write exactly what a clean build writes, while reusing what did not change.
+ */
+import { createHash } from "node:crypto";
+import { readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { editReview, tempDir } from "../helpers/data.ts";
+import { runBuild, runScript } from "../helpers/run.ts";
+
+const BASE_URL = "https://reviews.incremental.example";
+
+/** Every file under `dir`, by path, with a hash of its bytes. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: Record<string, string> = {};
+  for (const e of entries.filter((e) => e.isFile())) {
+    const path = join(e.parentPath, e.name);
+    files[path.slice(dir.length + 1)] = createHash("sha1").update(await readFile(path)).digest("hex");
+  }
+  return files;
+}
+
+async function build(data: string, dist: string, cache: string, env: Record<string, string> = {}) {
+  const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...env });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+}
+
+describe("a build with the previous build's cache", () => {
+  let root: string;
+  let data: string;
+  let dist: string;
+  let cache: string;
+  beforeAll(async () => {
+    root = await tempDir();
+    data = join(root, "data");
+    dist = join(root, "dist");
+    cache = join(root, "cache");
+    // Enough reviews that the first build judges them in worker threads.
+    const synth = await runScript("build/synth/index.ts", ["--reviews", "6000", "--seed", "incremental", "--out", data]);
+    expect(synth.code).toBe(0);
+    await build(data, dist, cache);
+  }, 120_000);
+
+  it("writes the bytes of a clean build after a new review, an edit and a withdrawal, and leaves unchanged pages alone", async () => {
+    const files = (await readdir(join(data, "reviews"))).sort();
+    const newest = join(data, "reviews", files.at(-1)!);
+    const lines = (await readFile(newest, "utf8")).trimEnd().split("\n");
+    const [first, second, third] = lines.map((l) => JSON.parse(l) as { id: string; date: string; text: string });
+    const untouched = lines.map((l) => JSON.parse(l) as { id: string; withdrawn?: unknown }).filter((r) => !r.withdrawn && ![first, second, third].some((x) => x!.id === r.id))[5]!;
+    const untouchedPage = join(dist, "reviews", `${untouched.id}.html`);
+    const before = await stat(untouchedPage);
+
+    await writeFile(newest, `${lines.join("\n")}\n${JSON.stringify({ ...first, id: "brand-new-review", text: "A brand new review: the wasps were gone the same afternoon." })}\n`);
+    await editReview(newest, second!.id, (r) => ({ ...r, text: `${r.text} Update: still no ants a month later.`, updated: `${r.date}T12:00:00Z` }));
+    await editReview(newest, third!.id, (r) => ({ ...r, withdrawn: { at: `${r.date}T13:00:00Z`, reason: "Asked by the customer." } }));
+    await build(data, dist, cache);
+
+    const clean = join(root, "clean");
+    await build(data, clean, "off");
+    expect(await tree(dist)).toEqual(await tree(clean));
+    // Brought over from the previous dist/, not written again.
+    const after = await stat(untouchedPage);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    await expect(stat(join(dist, "reviews", `${third!.id}.html`))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(dist, "reviews", `${second!.id}.html`), "utf8")).toContain("still no ants a month later");
+  }, 120_000);
+
+  it("writes the bytes of a clean build when every page changes (a new BASE_URL)", async () => {
+    const elsewhere = "https://elsewhere.incremental.example";
+    await build(data, dist, cache, { BASE_URL: elsewhere });
+    const clean = join(root, "clean-elsewhere");
+    await build(data, clean, "off", { BASE_URL: elsewhere });
+    expect(await tree(dist)).toEqual(await tree(clean));
+  }, 120_000);
+
+  it("writes the bytes of a clean build when the dist/ is not the one the cache describes", async () => {
+    const other = join(root, "other");
+    await build(data, other, join(root, "other-cache"));
+    // The first cache now describes `dist`, not `other`: `other` is built whole again.
+    await build(data, other, cache);
+    expect(await tree(other)).toEqual(await tree(join(root, "clean")));
+  }, 120_000);
+});
