@@ -19,16 +19,24 @@ type FaqEntry = InsightsDataset["faq"][number];
  * asked only of the items looked at.
  */
 export function clearest<T extends { margin: number; order: number }>(items: readonly T[], n: number, wording: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const item of [...items].sort((a, b) => b.margin - a.margin || a.order - b.order)) {
+  // One pass, holding the best `n` wordings so far (best first): an item no better than the
+  // last of them is passed over without asking its wording. Sorting 100,000 items to pick three
+  // was a tenth of the insights' time.
+  const before = (a: T, b: T) => a.margin > b.margin || (a.margin === b.margin && a.order < b.order);
+  const best: { item: T; said: string }[] = [];
+  for (const item of items) {
+    if (best.length === n && !before(item, best[n - 1]!.item)) continue;
     const said = wording(item).trim().toLowerCase();
-    if (seen.has(said)) continue;
-    seen.add(said);
-    out.push(item);
-    if (out.length === n) break;
+    const same = best.findIndex((b) => b.said === said);
+    if (same >= 0) {
+      if (!before(item, best[same]!.item)) continue;
+      best.splice(same, 1);
+    }
+    const at = best.findIndex((b) => before(item, b.item));
+    best.splice(at < 0 ? best.length : at, 0, { item, said });
+    if (best.length > n) best.pop();
   }
-  return out;
+  return best.map((b) => b.item);
 }
 
 /** How many customers with a verdict a question needs before the FAQ answers it. */
@@ -57,7 +65,11 @@ export function faq(aspects: AspectFigures[], technicians: EntityFigures[], anal
   const byAspect = new Map<string, { item: Analysed; own: Mention[] }[]>();
   for (const item of analysed) {
     const own = new Map<string, Mention[]>();
-    for (const m of item.mentions) own.set(m.aspect, [...(own.get(m.aspect) ?? []), m]);
+    for (const m of item.mentions) {
+      const list = own.get(m.aspect);
+      if (list) list.push(m);
+      else own.set(m.aspect, [m]);
+    }
     for (const [aspect, list] of own) {
       const group = byAspect.get(aspect);
       if (group) group.push({ item, own: list });

@@ -4,7 +4,7 @@
  * that anyone can recompute it; nothing here is written by hand.
  */
 import type { PublicReview, RatingCounts } from "../core/schema/public.ts";
-import { aggregateRating, round2, type Dataset } from "../core/dataset.ts";
+import { aggregateRating, quarterOf, round2, type Dataset } from "../core/dataset.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { mentionsOfAll } from "./sentiment/parallel.ts";
@@ -92,18 +92,24 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
   const analysed: Analysed[] = dataset.reviews.map((review, i) => ({ review, mentions: found[i]! }));
   const search = (query: string) => searchUrl(baseUrl, query);
   const dates = new Map(dataset.reviews.map((r) => [r.id, r.date]));
-  // Every mention under its aspect, in one pass: newest review first.
-  const byAspect = new Map(ASPECTS.map((d) => [d.id, [] as { ref: MentionRef; margin: number; text: string }[]]));
+  // Every mention under its aspect, in one pass: newest review first. `order` counts within the
+  // aspect, so that the clearest quotes are the newest among equals.
+  type Said = { ref: MentionRef; margin: number; text: string; order: number };
+  const byAspect = new Map(ASPECTS.map((d) => [d.id, { all: [] as MentionRef[], positive: [] as Said[], negative: [] as Said[], neutral: [] as Said[] }]));
   for (const { review, mentions: list } of analysed) {
-    for (const m of list) byAspect.get(m.aspect)!.push({ ref: { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to }, margin: m.margin, text: review.text });
+    for (const m of list) {
+      const group = byAspect.get(m.aspect)!;
+      const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
+      group[m.polarity].push({ ref, margin: m.margin, text: review.text, order: group.all.length });
+      group.all.push(ref);
+    }
   }
   const aspects = ASPECTS.map((definition): AspectFigures => {
-    const all = byAspect.get(definition.id)!;
-    const quotes = all.map((x) => x.ref);
+    const group = byAspect.get(definition.id)!;
+    const quotes = group.all;
     // The clearest quotes of each polarity (the model's surest), newest first among equals.
     const highlights = (["positive", "negative", "neutral"] as const).flatMap((p) =>
-      clearest(all.map((x, order) => ({ ...x, order })).filter((x) => x.ref.polarity === p), HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to))
-        .map((x) => ({ ...x.ref, quote: x.text.slice(x.ref.from, x.ref.to) })),
+      clearest(group[p], HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map((x) => ({ ...x.ref, quote: x.text.slice(x.ref.from, x.ref.to) })),
     );
     return {
       id: definition.id,
@@ -171,10 +177,6 @@ function figures(e: { id: string; name: string }, reviews: Analysed[], reviewsUr
     review_ids: reviews.map((a) => a.review.id),
     ...(reviewsUrl && { reviews_url: reviewsUrl }),
   };
-}
-
-function quarterOf(date: string): string {
-  return `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
 }
 
 function pushTo<K, T>(groups: Map<K, T[]>, key: K, item: T): void {

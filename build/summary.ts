@@ -5,7 +5,7 @@
  * a star is no change.
  */
 import type { AggregateRating, PublicReview } from "../core/schema/public.ts";
-import { aggregateRating } from "../core/dataset.ts";
+import { aggregateRating, quarterOf, round2 } from "../core/dataset.ts";
 import { ENOUGH } from "./faq.ts";
 import type { InsightsDataset } from "../core/schema/insights.ts";
 
@@ -105,12 +105,18 @@ function needsAttention(
 ): SummarySentence[] {
   const out: SummarySentence[] = [];
   const rated = entities.technicians.filter((t) => t.review_count >= ENOUGH);
+  // The other technicians' average by subtraction from all reviews naming a technician; their
+  // list is made only for a sentence that cites it.
+  const withTechnicians = reviews.filter((r) => r.technicians.length > 0);
+  const sumAll = withTechnicians.reduce((sum, r) => sum + r.rating, 0);
   for (const t of rated) {
-    const mine = new Set(t.review_ids);
-    const others = reviews.filter((r) => r.technicians.length > 0 && !mine.has(r.id));
-    if (others.length < ENOUGH) continue;
-    const theirs = aggregateRating(others).rating_value;
+    const count = withTechnicians.length - t.review_count;
+    if (count < ENOUGH) continue;
+    const mine = Object.entries(t.rating_counts).reduce((sum, [stars, n]) => sum + Number(stars) * n, 0);
+    const theirs = round2((sumAll - mine) / count);
     if (starsApart(theirs, t.average_rating) >= WELL_BELOW) {
+      const own = new Set(t.review_ids);
+      const others = withTechnicians.filter((r) => !own.has(r.id));
       out.push({
         text: `Needs attention: ${t.name}'s ${t.review_count} reviews average ${t.average_rating}, against ${theirs} for the other technicians' ${others.length}.`,
         evidence: { review_ids: [...t.review_ids, ...others.map((r) => r.id)], ...(t.reviews_url && { reviews_url: t.reviews_url }) },
@@ -119,12 +125,11 @@ function needsAttention(
   }
   const recentQuarters = new Set(quarters.slice(-4).map(([q]) => q));
   const beforeQuarters = new Set(quarters.slice(-8, -4).map(([q]) => q));
-  const quarterOf = new Map(quarters.flatMap(([q, list]) => list.map((r) => [r.id, q] as const)));
   const byId = new Map(reviews.map((r) => [r.id, r]));
   for (const s of entities.services) {
     const list = s.review_ids.map((id) => byId.get(id)!);
-    const recent = list.filter((r) => recentQuarters.has(quarterOf.get(r.id)!));
-    const before = list.filter((r) => beforeQuarters.has(quarterOf.get(r.id)!));
+    const recent = list.filter((r) => recentQuarters.has(quarterOf(r.date)));
+    const before = list.filter((r) => beforeQuarters.has(quarterOf(r.date)));
     if (recent.length < ENOUGH || before.length < ENOUGH) continue;
     const [now, then] = [aggregateRating(recent).rating_value, aggregateRating(before).rating_value];
     if (starsApart(then, now) >= FALLING) {

@@ -40,16 +40,32 @@ export function findTopics(reviews: readonly { id: string; text: string; rating:
   const serviceWords = (options.services ?? []).map((n) => new Set(n.toLowerCase().split(/[^a-z]+/).map(singular)));
   const repeatsService = (phrase: string) => serviceWords.some((words) => phrase.split(" ").every((w) => words.has(singular(w))));
   const skip = (w: string) => COMMON.has(w) || names.has(w) || (lex.get(w) ?? 0) !== 0 || w.length < 3;
+  // What each word allows, worked out once per word: it may start or end a phrase (EDGE), or
+  // stand inside one (INSIDE).
+  const EDGE = 1;
+  const INSIDE = 2;
+  const allows = new Map<string, number>();
+  const allowed = (w: string) => {
+    let a = allows.get(w);
+    if (a === undefined) {
+      a = (skip(w) ? 0 : EDGE) | (names.has(w) || (lex.get(w) ?? 0) !== 0 ? 0 : INSIDE);
+      allows.set(w, a);
+    }
+    return a;
+  };
   const uses = new Map<string, number[]>();
   reviews.forEach((review, index) => {
     const seen = new Set<string>();
     for (const sentence of review.text.toLowerCase().split(/[.!?;:,()\n"]+/)) {
       const words = sentence.match(WORD) ?? [];
-      for (let n = 2; n <= 3; n++) {
-        for (let i = 0; i + n <= words.length; i++) {
-          const gram = words.slice(i, i + n);
-          if (skip(gram[0]!) || skip(gram[n - 1]!) || gram.some((w) => names.has(w) || (lex.get(w) ?? 0) !== 0)) continue;
-          const key = gram.join(" ");
+      const flags = words.map(allowed);
+      for (let i = 0; i + 1 < words.length; i++) {
+        if (!(flags[i]! & EDGE)) continue;
+        // Two words, then three: the middle word must be allowed inside a phrase.
+        for (let n = 2; n <= 3 && i + n <= words.length; n++) {
+          if (n === 3 && !(flags[i + 1]! & INSIDE)) break;
+          if (!(flags[i + n - 1]! & EDGE)) continue;
+          const key = n === 2 ? `${words[i]} ${words[i + 1]}` : `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
           if (seen.has(key)) continue;
           seen.add(key);
           const list = uses.get(key);

@@ -33,6 +33,11 @@ export function aggregateRating(reviews: readonly { rating: number }[]): Aggrega
   };
 }
 
+/** The calendar quarter of a YYYY-MM-DD date, as "2025-Q1". */
+export function quarterOf(date: string): string {
+  return `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
+}
+
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }

@@ -1,9 +1,21 @@
 /** A dataset as JSON, once checked against the schema the OpenAPI document publishes for it. */
 import { z } from "zod";
 
+/** Items of a long list that are checked: the first and the last this many. */
+const ENDS = 50;
+
 export function checkedJson(file: string, schema: z.ZodType, value: unknown): string {
-  // The value is written as it is (the schema's parse would reorder members): only checked.
-  const checked = schema.safeParse(value);
+  // The value is written as it is (the schema's parse would reorder members): only checked. Long
+  // lists are checked at both ends: every item of one comes from the same line of code, and
+  // checking all 200,000 mention references at 100k reviews took half a second per build.
+  const checked = schema.safeParse(ends(value));
   if (!checked.success) throw new Error(`${file} does not match its published schema: ${z.prettifyError(checked.error).slice(0, 2000)}`);
   return JSON.stringify(value);
+}
+
+/** The value with every list longer than 2 × ENDS cut to its first and last ENDS items. */
+function ends(value: unknown): unknown {
+  if (Array.isArray(value)) return (value.length > 2 * ENDS ? [...value.slice(0, ENDS), ...value.slice(-ENDS)] : value).map(ends);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ends(v)]));
 }

@@ -12,6 +12,8 @@ import { ASPECTS, mentions } from "../../build/sentiment/aspects.ts";
 import { verdict } from "../../build/faq.ts";
 import { starsApart } from "../../build/summary.ts";
 import { builtDist } from "../helpers/sidecar.ts";
+import { Insights as InsightsSchema } from "../../core/schema/insights.ts";
+import { checkedJson } from "../../site/_lib/checked.ts";
 
 let insights: Insights;
 let reviews: PublicReview[];
@@ -31,6 +33,20 @@ const cited = (ids: string[]) => ids.map((id) => {
   const review = byId.get(id);
   expect(review, `cited review ${id} is published`).toBeDefined();
   return review!;
+});
+
+describe("the published schema", () => {
+  it("holds for the whole of insights.json, every item of every list (the build checks the ends of long lists)", () => {
+    expect(InsightsSchema.safeParse(insights).error).toBeUndefined();
+  });
+
+  it("stops the build when an item at either end of a long list breaks it", () => {
+    const long = structuredClone(insights);
+    const evidence = long.aspects.find((a) => a.evidence.length > 100)!.evidence;
+    expect(() => checkedJson("insights.json", InsightsSchema, long)).not.toThrow();
+    evidence.at(-1)!.polarity = "angry" as never;
+    expect(() => checkedJson("insights.json", InsightsSchema, long)).toThrow(/insights\.json does not match its published schema/);
+  });
 });
 
 describe("aspects", () => {
