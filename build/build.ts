@@ -13,7 +13,7 @@ import { toFeed } from "../core/feed.ts";
 import { computeInsights } from "./insights.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
-import { writeManifest } from "./manifest.ts";
+import { ManifestWriter } from "./manifest.ts";
 import { renderSite } from "./render.ts";
 import { bundleScripts, ReviewPages, writeSitemap } from "./pages.ts";
 import { BuildCache } from "./cache.ts";
@@ -44,6 +44,13 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     progress("computing insights and writing a page per review");
     const analysing = computeInsights(dataset, baseUrl, cache);
     pages = await ReviewPages.plan(distDir, dataset, feed, baseUrl, cache);
+    // The files that need no insight are written first, and compressed on libuv's threads while
+    // this thread goes on.
+    const manifest = new ManifestWriter(staging, cache);
+    await writeReviewsJson(join(staging, "reviews.json"), dataset);
+    manifest.start("reviews.json");
+    await writeSitemap(staging, dataset, baseUrl);
+    manifest.start("sitemap.xml");
     if (!pages.carried) await pages.writeAll(staging);
     const insights = await analysing;
     progress("rendering");
@@ -55,23 +62,19 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       feed,
       insights,
     });
-    await writeReviewsJson(join(staging, "reviews.json"), dataset);
     await bundleScripts(staging);
-    await writeSitemap(staging, dataset, baseUrl);
     progress("hashing and compressing");
-    const manifest = await writeManifest({
-      dir: staging,
+    const written = await manifest.write({
       baseUrl,
       updated: dataset.updated,
       withdrawn: dataset.withdrawn,
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
-      cache,
     });
     progress("replacing the previous dist/");
     if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
     await pages.remember(distDir);
-    return { manifest, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
+    return { manifest: written, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
   } catch (error) {
     await pages?.giveBack(staging, distDir);
     await rm(staging, { recursive: true, force: true });

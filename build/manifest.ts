@@ -3,11 +3,10 @@
  * hash), Last-Modified (from the data, never the clock), content type and precompressed copies.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { copyFile, readdir, stat, writeFile } from "node:fs/promises";
+import { copyFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { pipeline } from "node:stream/promises";
-import { constants, createBrotliCompress, createGzip } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import { etagOf } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
@@ -35,59 +34,88 @@ export function contentType(urlPath: string): string {
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
 export interface ManifestInput {
-  dir: string;
   baseUrl: string;
   updated: string;
   withdrawn: Withdrawal[];
   /** Last-Modified per URL path; files not listed take `updated`. */
   lastModified: Record<string, string>;
-  /** Where compressed copies of unchanged files are taken from, and new ones kept. */
-  cache?: BuildCache;
 }
 
-export async function writeManifest(input: ManifestInput): Promise<Manifest> {
-  const used = new Set<string>();
-  /** The file compressed, or its compressed copy from the cache when its content was seen. */
-  const compressed = async (path: string, ext: ".gz" | ".br", size: number, etag: string): Promise<number> => {
-    const kept = input.cache?.compressed(etag, ext);
-    if (kept) used.add(kept);
-    if (kept && (await copyFile(kept, path + ext).then(() => true, () => false))) return (await stat(path + ext)).size;
-    const bytes = await compress(path, ext, size);
-    if (kept) await input.cache!.keep(path + ext, kept);
-    return bytes;
-  };
-  const files: Record<string, ManifestEntry> = {};
-  const list = await listFiles(input.dir);
-  // Files in parallel, a few at a time: zlib compresses on libuv's threads, so the large files
-  // (reviews.json, insights.json) are compressed side by side instead of one after the other.
-  // The entries are put in the listing's order afterwards, so the manifest's bytes do not change.
-  const entries = new Map<string, ManifestEntry>();
-  let next = 0;
-  const worker = async () => {
-    while (next < list.length) {
-      const file = list[next++]!;
-      entries.set(file, await describe(file));
+type Described = Omit<ManifestEntry, "last_modified">;
+
+/**
+ * Hashes and compresses the public files of a folder and writes its manifest. A file finished
+ * early (reviews.json) can be started while the build goes on; the rest are done at `write`.
+ * With a cache, a file whose content was seen before gets its compressed copies from there.
+ */
+export class ManifestWriter {
+  private readonly described = new Map<string, Promise<Described>>();
+  private readonly used = new Set<string>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly cache?: BuildCache,
+  ) {}
+
+  /** Start hashing and compressing `file` (a path under the folder), which is complete. */
+  start(file: string): void {
+    if (this.described.has(file)) return;
+    const described = this.describe(file);
+    // Awaited by `write`; a build stopped before then must not die of an unhandled rejection.
+    described.catch(() => {});
+    this.described.set(file, described);
+  }
+
+  async write(input: ManifestInput): Promise<Manifest> {
+    const list = await listFiles(this.dir);
+    // Files in parallel, a few at a time: zlib compresses on libuv's threads, so the large files
+    // (reviews.json, insights.json) are compressed side by side instead of one after the other.
+    // The entries are put in the listing's order afterwards, so the manifest's bytes do not change.
+    const todo = list.filter((file) => !this.described.has(file));
+    let next = 0;
+    const worker = async () => {
+      while (next < todo.length) {
+        const file = todo[next++]!;
+        this.start(file);
+        await this.described.get(file);
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    const files: Record<string, ManifestEntry> = {};
+    for (const file of list) {
+      const { etag, content_type, bytes, encodings } = await this.described.get(file)!;
+      files[`/${file}`] = { file, etag, last_modified: input.lastModified[`/${file}`] ?? input.updated, content_type, bytes, encodings };
     }
-  };
-  const describe = async (file: string): Promise<ManifestEntry> => {
-    const urlPath = `/${file}`;
-    const type = contentType(urlPath);
-    const path = join(input.dir, file);
-    const [etag, { size }] = await Promise.all([hashFile(path), stat(path)]);
+    const manifest: Manifest = { version: 1, base_url: input.baseUrl, updated: input.updated, files, withdrawn: input.withdrawn };
+    await writeFile(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+    await this.cache?.pruneCompressed(this.used);
+    return manifest;
+  }
+
+  private async describe(file: string): Promise<Described> {
+    const type = contentType(`/${file}`);
+    const path = join(this.dir, file);
+    const data = await readFile(path);
+    const size = data.length;
+    const etag = etagOf(createHash("sha256").update(data));
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
-      const [gzip, br] = await Promise.all([compressed(path, ".gz", size, etag), compressed(path, ".br", size, etag)]);
+      const [gzip, br] = await Promise.all([this.compressed(path, data, ".gz", etag), this.compressed(path, data, ".br", etag)]);
       encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gzip };
     }
-    return { file, etag, last_modified: input.lastModified[urlPath] ?? input.updated, content_type: type, bytes: size, encodings };
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-  for (const file of list) files[`/${file}`] = entries.get(file)!;
-  const manifest: Manifest = { version: 1, base_url: input.baseUrl, updated: input.updated, files, withdrawn: input.withdrawn };
-  await writeFile(join(input.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
-  await input.cache?.pruneCompressed(used);
-  return manifest;
+    return { file, etag, content_type: type, bytes: size, encodings };
+  }
+
+  /** The file compressed, or its compressed copy from the cache when its content was seen. */
+  private async compressed(path: string, data: Buffer, ext: ".gz" | ".br", etag: string): Promise<number> {
+    const kept = this.cache?.compressed(etag, ext);
+    if (kept) this.used.add(kept);
+    if (kept && (await copyFile(kept, path + ext).then(() => true, () => false))) return (await stat(path + ext)).size;
+    const bytes = await compress(path, data, ext);
+    if (kept) await this.cache!.keep(path + ext, kept);
+    return bytes;
+  }
 }
 
 const REVIEW_PAGE = /^reviews\/(?!index\.html$)[^/]+\.html$/;
@@ -102,19 +130,17 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** The file's strong ETag (core/dist/etag.ts), read as a stream. */
-async function hashFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  await pipeline(createReadStream(path), hash);
-  return etagOf(hash);
-}
-
-async function compress(path: string, ext: ".gz" | ".br", size: number): Promise<number> {
-  const zip =
+/**
+ * The file compressed whole, in one call on libuv's threads: as a stream, each 64 KB chunk waited
+ * for this thread, which is busy writing pages, and reviews.json took 5 s to compress.
+ */
+async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise<number> {
+  const size = data.length;
+  const compressed =
     ext === ".gz"
       ? // Level 9 takes 6x longer than 6 on repetitive JSON (insights.json) for under 1% smaller.
-        createGzip({ level: size > 1_000_000 ? 6 : 9 })
-      : createBrotliCompress({
+        await gzipAsync(data, { level: size > 1_000_000 ? 6 : 9 })
+      : await brotliAsync(data, {
           params: {
             // Quality 11 is ~50x slower than 5 for a few percent: keep it for small files only.
             [constants.BROTLI_PARAM_QUALITY]: size > 1_000_000 ? 5 : 11,
@@ -122,6 +148,9 @@ async function compress(path: string, ext: ".gz" | ".br", size: number): Promise
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },
         });
-  await pipeline(createReadStream(path), zip, createWriteStream(path + ext));
-  return (await stat(path + ext)).size;
+  await writeFile(path + ext, compressed);
+  return compressed.length;
 }
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
