@@ -29,7 +29,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
   progress("reading and validating the data");
-  const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`));
+  const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);
   const dataset = toDataset(source, baseUrl);
   const feed = toFeed(dataset, baseUrl);
 
@@ -43,7 +43,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // a review's page from disk, routes/static.get.ts, as a million would not fit in memory).
     progress("computing insights and writing a page per review");
     const analysing = computeInsights(dataset, baseUrl, cache);
-    pages = await ReviewPages.plan(distDir, dataset, feed, baseUrl, cache);
+    pages = await ReviewPages.plan(distDir, dataset, source.lineHashes, feed, baseUrl, cache);
     // The files that need no insight are written first, and compressed on libuv's threads while
     // this thread goes on.
     const manifest = new ManifestWriter(staging, cache);

@@ -35,7 +35,8 @@ function toPublicReview(review: Review, baseUrl: string): PublicReview {
     technicians: rest.technicians,
     services: rest.services,
     service_area: rest.service_area,
-    ...(rest.response && { response: rest.response }),
+    // The source's own member order never shows: a line read as it is keeps its order.
+    ...(rest.response && { response: { date: rest.response.date, text: rest.response.text } }),
     ...(rest.updated && { updated: rest.updated }),
   };
 }

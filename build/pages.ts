@@ -18,10 +18,31 @@ import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
 import type { PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
+import { inWorker } from "./threads.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
 const PAGES = SITE_PAGES;
+
+/** What pages-worker.ts is given: the folder, the reviews, and what every page shows. */
+export interface PagesJob {
+  folder: string;
+  reviews: readonly PublicReview[];
+  context: PageContext;
+}
+
+/**
+ * Write each review's page into the folder. Written synchronously, one after the other: 100,000
+ * small files took 16 s through the promise API (each write a round trip through libuv's four
+ * threads) and 1.5 s this way.
+ */
+export function writePages({ folder, reviews, context }: PagesJob): void {
+  for (const review of reviews) writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, context));
+}
+
+const PAGES_WORKER = new URL("./pages-worker.ts", import.meta.url);
+/** Fewer pages than this are written in this thread, where starting a worker would cost more. */
+const IN_WORKER_FROM = 5_000;
 
 /** Bring the previous pages over when at most this share of them changed. */
 const CARRY_AT_MOST = 0.1;
@@ -31,10 +52,12 @@ type PageContext = Parameters<typeof reviewPage>[1];
 export class ReviewPages {
   private constructor(
     private readonly context: PageContext,
-    /** Each page's key: a page shows its review and the context, through the code. */
-    private readonly keys: Map<string, string>,
+    /** A hash of the context and the code, which every page shares. */
+    private readonly shared: string,
+    /** The hash of each review's source line: with `shared`, what its page is made from. */
+    private readonly lines: ReadonlyMap<string, string>,
     private readonly cache: BuildCache | undefined,
-    /** Each page's key in the previous dist/, when its pages are brought over. */
+    /** Each page's line hash in the previous dist/, when its pages are brought over. */
     private readonly previous: Record<string, string> | undefined,
     private readonly reviews: readonly PublicReview[],
   ) {}
@@ -45,17 +68,16 @@ export class ReviewPages {
    * written. Otherwise every page is written into a new folder: on this machine's ext4, writing
    * over 100,000 existing files took 17 s, against 1.5 s into a new folder.
    */
-  static async plan(distDir: string, dataset: Dataset, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
+  static async plan(distDir: string, dataset: Dataset, lines: ReadonlyMap<string, string>, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
     const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.code} ${JSON.stringify(context)}`);
-    const keys = new Map(dataset.reviews.map((r) => [r.id, hash("sha1", `${shared} ${JSON.stringify(r)}`, "base64")]));
     const kept = await cache?.read<KeptPages>(PAGES_PART, cache.code);
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
-    const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest);
-    const changed = described ? dataset.reviews.reduce((n, r) => n + (kept.keys[r.id] === keys.get(r.id) ? 0 : 1), 0) : Infinity;
+    const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
+    const changed = described ? dataset.reviews.reduce((n, r) => n + (kept.lines[r.id] === lines.get(r.id) ? 0 : 1), 0) : Infinity;
     const carry = described && changed <= CARRY_AT_MOST * dataset.reviews.length;
-    return new ReviewPages(context, keys, cache, carry ? kept.keys : undefined, dataset.reviews);
+    return new ReviewPages(context, shared, lines, cache, carry ? kept.lines : undefined, dataset.reviews);
   }
 
   /** Whether the previous dist/'s pages are brought over (at the end, by `carryInto`). */
@@ -64,18 +86,15 @@ export class ReviewPages {
   }
 
   /**
-   * Every page into `dir`/reviews/. Written synchronously, one after the other: 100,000 small
-   * files took 16 s through the promise API (each write a round trip through libuv's four
-   * threads) and 1.5 s this way. The build answers no one while it writes.
+   * Every page into `dir`/reviews/, in a worker thread when there are many: rendering and
+   * writing 100,000 pages is 2.6 s that this thread, busy with the figures, does not have.
    */
   async writeAll(dir: string): Promise<void> {
     const folder = join(dir, "reviews");
     await mkdir(folder, { recursive: true });
-    for (const review of this.reviews) this.write(folder, review);
-  }
-
-  private write(folder: string, review: PublicReview): void {
-    writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, this.context));
+    const job: PagesJob = { folder, reviews: this.reviews, context: this.context };
+    if (this.reviews.length < IN_WORKER_FROM) writePages(job);
+    else await inWorker<number>(PAGES_WORKER, job);
   }
 
   /**
@@ -92,12 +111,9 @@ export class ReviewPages {
     await rename(old, folder);
     try {
       const present = new Set(await readdir(folder));
-      const keep = new Set<string>();
-      for (const review of this.reviews) {
-        const name = `${review.id}.html`;
-        keep.add(name);
-        if (!present.has(name) || this.previous![review.id] !== this.keys.get(review.id)) this.write(folder, review);
-      }
+      const keep = new Set(this.reviews.map((r) => `${r.id}.html`));
+      const changed = this.reviews.filter((r) => !present.has(`${r.id}.html`) || this.previous![r.id] !== this.lines.get(r.id));
+      writePages({ folder, reviews: changed, context: this.context });
       for (const name of await readdir(site)) {
         keep.add(name);
         await rename(join(site, name), join(folder, name));
@@ -120,14 +136,16 @@ export class ReviewPages {
   async remember(distDir: string): Promise<void> {
     if (!this.cache) return;
     const manifest = await readFile(join(distDir, MANIFEST_FILE));
-    await this.cache.write(PAGES_PART, this.cache.code, { dist: hash("sha1", manifest), keys: Object.fromEntries(this.keys) } satisfies KeptPages);
+    const lines = Object.fromEntries(this.reviews.map((r) => [r.id, this.lines.get(r.id)!]));
+    await this.cache.write(PAGES_PART, this.cache.code, { dist: hash("sha1", manifest), shared: this.shared, lines } satisfies KeptPages);
   }
 }
 
-/** The cache's part: the dist/ it describes (its manifest's hash) and each page's key in it. */
+/** The cache's part: the dist/ it describes (its manifest's hash) and what its pages were made from. */
 interface KeptPages {
   dist: string;
-  keys: Record<string, string>;
+  shared: string;
+  lines: Record<string, string>;
 }
 const PAGES_PART = "pages.v8";
 

@@ -6,15 +6,15 @@
  */
 import { hash } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import type { BuildCache } from "../cache.ts";
+import { inWorker } from "../threads.ts";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
 
 const POLARITIES = ["positive", "negative", "neutral"] as const;
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
 const INLINE_BELOW = 5_000;
-const WORKER = new URL("./worker.ts", import.meta.url).href;
+const WORKER = new URL("./worker.ts", import.meta.url);
 
 /** Mentions per text, in order; encoded as [count, ...WIDTH ints per mention] per text. */
 export function encode(texts: readonly string[]): Int32Array {
@@ -98,19 +98,7 @@ async function encodeAll(texts: readonly string[]): Promise<Int32Array> {
   if (workers <= 1) return encode(texts);
   const size = Math.ceil(texts.length / workers);
   const chunks = Array.from({ length: workers }, (_, w) => texts.slice(w * size, (w + 1) * size));
-  const encoded = await Promise.all(
-    chunks.map(
-      (chunk) =>
-        new Promise<Int32Array>((resolve, reject) => {
-          // A worker does not inherit tsx's hooks: register them, then load the TypeScript.
-          const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER)}); })`;
-          const worker = new Worker(bootstrap, { eval: true, workerData: chunk });
-          worker.once("message", resolve);
-          worker.once("error", reject);
-          worker.once("exit", (code) => code !== 0 && reject(new Error(`sentiment worker exited with ${code}`)));
-        }),
-    ),
-  );
+  const encoded = await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(WORKER, chunk)));
   const all = new Int32Array(encoded.reduce((n, e) => n + e.length, 0));
   let at = 0;
   for (const data of encoded) {
