@@ -12,7 +12,8 @@ import type { BuildCache } from "./cache.ts";
 import type { Polarity } from "./sentiment/engine.ts";
 import { clearest, faq, type Analysed } from "./faq.ts";
 import { summarise } from "./summary.ts";
-import { findTopics } from "./topics.ts";
+import { findTopics, type Topic } from "./topics.ts";
+import { inWorker } from "./threads.ts";
 
 export interface Evidence {
   review_ids: string[];
@@ -82,12 +83,19 @@ export interface SummarySentence {
 
 
 export async function computeInsights(dataset: Dataset, baseUrl: string, cache?: BuildCache) {
-  // The workers read the texts while this thread finds the topics, which need no mention.
+  // The topics need no mention: they are found while the texts are read.
   const reading = mentionsOfAll(dataset.reviews.map((r) => r.text), cache);
   const { business } = dataset;
   const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
     .flatMap((n) => n.toLowerCase().split(/\s+/));
-  const topics = findTopics(dataset.reviews, { names, services: business.services.map((s) => s.name) });
+  const options = { names, services: business.services.map((s) => s.name) };
+  // Many reviews: the topics on another core too, so that this thread is free for the figures.
+  const topics =
+    dataset.reviews.length < 5_000
+      ? findTopics(dataset.reviews, options)
+      : inWorker<Topic[]>(new URL("./topics.ts", import.meta.url), "findTopics", dataset.reviews.map(({ id, text, rating }) => ({ id, text, rating })), options);
+  // Awaited at the end; a build stopped before then must not die of an unhandled rejection.
+  Promise.resolve(topics).catch(() => {});
   const found = await reading;
   const analysed: Analysed[] = dataset.reviews.map((review, i) => ({ review, mentions: found[i]! }));
   const search = (query: string) => searchUrl(baseUrl, query);
@@ -141,7 +149,7 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
     overview: { ...overall, by_quarter: quarters.map(([quarter, list]) => ({ quarter, ...rating(list) })) },
     aspects,
     entities,
-    topics,
+    topics: await topics,
     faq: faq(aspects, entities.technicians, analysed),
     summary: { sentences: summarise({ name: business.name, reviews: dataset.reviews, overall, quarters, aspects, entities, search }) },
   };

@@ -24,7 +24,7 @@ import { inWorker } from "./threads.ts";
 const SITEMAP_MAX = 50_000;
 const PAGES = SITE_PAGES;
 
-/** What pages-worker.ts is given: the folder, the reviews, and what every page shows. */
+/** What `writePages` is given: the folder, the reviews, and what every page shows. */
 export interface PagesJob {
   folder: string;
   reviews: readonly PublicReview[];
@@ -40,7 +40,7 @@ export function writePages({ folder, reviews, context }: PagesJob): void {
   for (const review of reviews) writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, context));
 }
 
-const PAGES_WORKER = new URL("./pages-worker.ts", import.meta.url);
+const HERE = new URL(import.meta.url);
 /** Fewer pages than this are written in this thread, where starting a worker would cost more. */
 const IN_WORKER_FROM = 5_000;
 
@@ -94,7 +94,7 @@ export class ReviewPages {
     await mkdir(folder, { recursive: true });
     const job: PagesJob = { folder, reviews: this.reviews, context: this.context };
     if (this.reviews.length < IN_WORKER_FROM) writePages(job);
-    else await inWorker<number>(PAGES_WORKER, job);
+    else await inWorker<void>(HERE, "writePages", job);
   }
 
   /**

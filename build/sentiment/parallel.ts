@@ -14,7 +14,7 @@ const POLARITIES = ["positive", "negative", "neutral"] as const;
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
 const INLINE_BELOW = 5_000;
-const WORKER = new URL("./worker.ts", import.meta.url);
+const HERE = new URL(import.meta.url);
 
 /** Mentions per text, in order; encoded as [count, ...WIDTH ints per mention] per text. */
 export function encode(texts: readonly string[]): Int32Array {
@@ -98,7 +98,7 @@ async function encodeAll(texts: readonly string[]): Promise<Int32Array> {
   if (workers <= 1) return encode(texts);
   const size = Math.ceil(texts.length / workers);
   const chunks = Array.from({ length: workers }, (_, w) => texts.slice(w * size, (w + 1) * size));
-  const encoded = await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(WORKER, chunk)));
+  const encoded = await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(HERE, "encode", chunk)));
   const all = new Int32Array(encoded.reduce((n, e) => n + e.length, 0));
   let at = 0;
   for (const data of encoded) {
