@@ -1,6 +1,6 @@
 /** One review's page: the permalink the feeds and the API link to. */
 import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
-import { businessLd, html, jsonLd, longDate, page, reviewArticle, reviewLd, type Names } from "./html.ts";
+import { businessLd, html, longDate, page, reviewArticle, reviewLd, scriptJson, type Names } from "./html.ts";
 
 export interface ReviewPageContext {
   baseUrl: string;
@@ -10,8 +10,15 @@ export interface ReviewPageContext {
   atomFeedUrl: string;
 }
 
+/** The business's JSON-LD, the same on every page of a build: written once per context. */
+const BUSINESS_LD = new WeakMap<ReviewPageContext, string>();
+
 export function reviewPage(review: PublicReview, c: ReviewPageContext): string {
-  const ld = { "@context": "https://schema.org", ...reviewLd(review, c.baseUrl), itemReviewed: businessLd(c.business, c.baseUrl) };
+  let business = BUSINESS_LD.get(c);
+  if (business === undefined) BUSINESS_LD.set(c, (business = scriptJson(businessLd(c.business, c.baseUrl))));
+  // The review's own JSON-LD with the business in place of its reference (itemReviewed comes last).
+  const { itemReviewed: _, ...own } = reviewLd(review, c.baseUrl);
+  const ld = `{"@context":"https://schema.org",${scriptJson(own).slice(1, -1)},"itemReviewed":${business}}`;
   const body = `<p><a href="${c.baseUrl}/reviews/">All reviews</a></p>
 <h1>Review of ${html(c.business.name)} by ${html(review.author)}</h1>
 ${reviewArticle(review, c.names, { heading: "h2", link: false })}
@@ -20,6 +27,6 @@ ${reviewArticle(review, c.names, { heading: "h2", link: false })}
     baseUrl: c.baseUrl, business: c.business, path: `/reviews/${review.id}/`,
     title: `${review.rating}-star review of ${c.business.name} by ${review.author}`,
     description: review.text.length > 155 ? `${review.text.slice(0, 152)}…` : review.text,
-    body, head: jsonLd(ld), jsonFeedUrl: c.jsonFeedUrl, atomFeedUrl: c.atomFeedUrl,
+    body, head: `<script type="application/ld+json">${ld}</script>`, jsonFeedUrl: c.jsonFeedUrl, atomFeedUrl: c.atomFeedUrl,
   });
 }
