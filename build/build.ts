@@ -5,7 +5,7 @@
  * judged before are not judged again, unchanged files are not compressed again, and the previous
  * dist/'s review pages are moved over in that last step, with only the changed ones written.
  */
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
 import { toDataset } from "./dataset.ts";
@@ -18,6 +18,8 @@ import { renderSite } from "./render.ts";
 import { bundleScripts, ReviewPages, writeSitemap } from "./pages.ts";
 import { BuildCache } from "./cache.ts";
 import { writeReviewsJson } from "../core/dist/reviews-json.ts";
+import { Insights as InsightsSchema } from "../core/schema/insights.ts";
+import { checkedJson } from "../site/_lib/checked.ts";
 
 export interface BuildResult {
   manifest: Manifest;
@@ -53,6 +55,9 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     manifest.start("sitemap.xml");
     if (!pages.carried) await pages.writeAll(staging);
     const insights = await analysing;
+    // Written here rather than by a template, so that it is compressed while Eleventy renders.
+    await writeFile(join(staging, "insights.json"), checkedJson("insights.json", InsightsSchema, insights));
+    manifest.start("insights.json");
     progress("rendering");
     const { reviews, ...rest } = dataset;
     await renderSite(staging, {

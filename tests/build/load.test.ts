@@ -1,9 +1,11 @@
+import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { loadData } from "../../build/load.ts";
+import { batchesOf, loadData } from "../../build/load.ts";
 import { DataError, formatProblem } from "../../build/problems.ts";
-import { review, smallData } from "../helpers/data.ts";
+import { review, smallData, tempDir } from "../helpers/data.ts";
 
 async function problemsFor(reviews: unknown[], extra?: Record<string, string>): Promise<string[]> {
   const dir = await smallData(reviews, extra);
@@ -94,5 +96,21 @@ describe("loadData validation", () => {
     const dir = await smallData([review()]);
     await writeFile(join(dir, "business.json"), "");
     await expect(loadData(dir)).rejects.toThrow(DataError);
+  });
+});
+
+describe("reading a file's lines", () => {
+  it("splits at \\r\\n, \\n and \\r wherever the reads are cut, as readline does", async () => {
+    const dir = await tempDir();
+    const text = 'é{"a":1}\r\n{"b":2}\n\n{"c":"ü"}\r{"d":4}\r\n\r\n{"e":5}\r';
+    const path = join(dir, "lines.jsonl");
+    await writeFile(path, text);
+    const expected: string[] = [];
+    for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) expected.push(line);
+    for (let bytes = 1; bytes <= Buffer.byteLength(text) + 1; bytes++) {
+      const got: string[] = [];
+      for await (const batch of batchesOf(path, bytes)) got.push(...batch);
+      expect(got, `reads of ${bytes} bytes`).toEqual(expected);
+    }
   });
 });
