@@ -64,17 +64,15 @@ export function faq(aspects: AspectFigures[], technicians: EntityFigures[], anal
   // Each review's mentions of each aspect, in one pass (reviews stay newest first).
   const byAspect = new Map<string, { item: Analysed; own: Mention[] }[]>();
   for (const item of analysed) {
-    const own = new Map<string, Mention[]>();
-    for (const m of item.mentions) {
-      const list = own.get(m.aspect);
-      if (list) list.push(m);
-      else own.set(m.aspect, [m]);
-    }
-    for (const [aspect, list] of own) {
-      const group = byAspect.get(aspect);
-      if (group) group.push({ item, own: list });
-      else byAspect.set(aspect, [{ item, own: list }]);
-    }
+    // A review has a few mentions: grouped by looking back, without a Map per review.
+    const ms = item.mentions;
+    ms.forEach((m, i) => {
+      if (ms.findIndex((x) => x.aspect === m.aspect) !== i) return;
+      const entry = { item, own: ms.length === 1 ? ms : ms.filter((x) => x.aspect === m.aspect) };
+      const group = byAspect.get(m.aspect);
+      if (group) group.push(entry);
+      else byAspect.set(m.aspect, [entry]);
+    });
   }
   for (const a of aspects) {
     const definition = ASPECTS.find((d) => d.id === a.id)!;
