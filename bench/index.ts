@@ -3,7 +3,7 @@
  * throughput against a bare h3 route in the same run, on loopback, each load bounded in time.
  * Prints a Markdown report and writes it to .bench/report.md. BENCH_QUICK=1 skips the 1M build.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -162,6 +162,10 @@ for (const n of sizes) {
   await rm(cache, { recursive: true, force: true });
   const settings = { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: cache };
   const timed = async () => {
+    // The disk settled first: deleting the previous 100,000 pages left the file system busy
+    // for seconds, and the next build's writes waited for it (21-24 s instead of 10).
+    execFileSync("sync");
+    await new Promise((r) => setTimeout(r, 2_000));
     const started = performance.now();
     const measured = JSON.parse(await run(["bench/build-once.ts"], settings));
     return { ...measured, wall: ((performance.now() - started) / 1000).toFixed(1) };
