@@ -83,4 +83,10 @@ describe("a build with the previous build's cache", () => {
     await build(data, other, cache);
     expect(await tree(other)).toEqual(await tree(join(root, "clean")));
   }, 120_000);
+
+  it("ignores parts of the cache it cannot read, and still writes the bytes of a clean build", async () => {
+    for (const name of await readdir(cache)) if (name.endsWith(".v8")) await writeFile(join(cache, name), "not what the build wrote");
+    await build(data, dist, cache);
+    expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
+  }, 120_000);
 });
