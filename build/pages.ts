@@ -50,6 +50,9 @@ const CARRY_AT_MOST = 0.1;
 type PageContext = Parameters<typeof reviewPage>[1];
 
 export class ReviewPages {
+  /** Whether the previous dist/'s reviews/ folder is in staging now. */
+  private moved = false;
+
   private constructor(
     private readonly context: PageContext,
     /** A hash of the context and the code, which every page shares. */
@@ -58,7 +61,7 @@ export class ReviewPages {
     private readonly lines: ReadonlyMap<string, string>,
     private readonly cache: BuildCache | undefined,
     /** Each page's line hash in the previous dist/, when its pages are brought over. */
-    private readonly previous: Record<string, string> | undefined,
+    private readonly previous: ReadonlyMap<string, string> | undefined,
     private readonly reviews: readonly PublicReview[],
   ) {}
 
@@ -75,7 +78,7 @@ export class ReviewPages {
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
     const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
-    const changed = described ? dataset.reviews.reduce((n, r) => n + (kept.lines[r.id] === lines.get(r.id) ? 0 : 1), 0) : Infinity;
+    const changed = described ? dataset.reviews.reduce((n, r) => n + (kept.lines.get(r.id) === lines.get(r.id) ? 0 : 1), 0) : Infinity;
     const carry = described && changed <= CARRY_AT_MOST * dataset.reviews.length;
     return new ReviewPages(context, shared, lines, cache, carry ? kept.lines : undefined, dataset.reviews);
   }
@@ -109,10 +112,11 @@ export class ReviewPages {
     const old = join(distDir, "reviews");
     await rename(folder, site).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? mkdir(site) : Promise.reject(e)));
     await rename(old, folder);
+    this.moved = true;
     try {
       const present = new Set(await readdir(folder));
       const keep = new Set(this.reviews.map((r) => `${r.id}.html`));
-      const changed = this.reviews.filter((r) => !present.has(`${r.id}.html`) || this.previous![r.id] !== this.lines.get(r.id));
+      const changed = this.reviews.filter((r) => !present.has(`${r.id}.html`) || this.previous!.get(r.id) !== this.lines.get(r.id));
       writePages({ folder, reviews: changed, context: this.context });
       for (const name of await readdir(site)) {
         keep.add(name);
@@ -128,15 +132,16 @@ export class ReviewPages {
 
   /** After a failure, put the carried folder back into the previous dist/, if it was moved. */
   async giveBack(staging: string, distDir: string): Promise<void> {
-    if (!this.carried) return;
+    if (!this.moved) return;
+    this.moved = false;
     await rename(join(staging, "reviews"), join(distDir, "reviews")).catch(() => {});
   }
 
   /** Remember the pages of the dist/ just built, for the next build. */
   async remember(distDir: string): Promise<void> {
-    if (!this.cache) return;
-    const manifest = await readFile(join(distDir, MANIFEST_FILE));
-    const lines = Object.fromEntries(this.reviews.map((r) => [r.id, this.lines.get(r.id)!]));
+    const manifest = this.cache && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
+    if (!this.cache || !manifest) return;
+    const lines = new Map(this.reviews.map((r) => [r.id, this.lines.get(r.id)!]));
     await this.cache.write(PAGES_PART, this.cache.code, { dist: hash("sha1", manifest), shared: this.shared, lines } satisfies KeptPages);
   }
 }
@@ -145,7 +150,7 @@ export class ReviewPages {
 interface KeptPages {
   dist: string;
   shared: string;
-  lines: Record<string, string>;
+  lines: Map<string, string>;
 }
 const PAGES_PART = "pages.v8";
 
