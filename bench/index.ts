@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: build time and peak RSS at 10k, 100k and 1M synthetic reviews, insights time, then search
+ * `npm run bench`: build time and peak RSS at 10k, 100k and 1M synthetic reviews (a full build, then
+ * a rebuild after one new review with the previous dist/ and cache), insights time, then search
  * throughput against a bare h3 route in the same run, on loopback, each load bounded in time.
  * Prints a Markdown report and writes it to .bench/report.md. BENCH_QUICK=1 skips the 1M build.
  */
