@@ -44,15 +44,15 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // review, which needs no insight (the manifest leaves these pages out: the sidecar reads
     // a review's page from disk, routes/static.get.ts, as a million would not fit in memory).
     progress("computing insights and writing a page per review");
-    const analysing = computeInsights(dataset, baseUrl, cache);
-    pages = await ReviewPages.plan(distDir, dataset, source.lineHashes, feed, baseUrl, cache);
     // The files that need no insight are written first, and compressed on libuv's threads while
-    // this thread goes on.
+    // the rest goes on (started after the insights, they were compressed at the end).
     const manifest = new ManifestWriter(staging, cache);
     await writeReviewsJson(join(staging, "reviews.json"), dataset);
     manifest.start("reviews.json");
     await writeSitemap(staging, dataset, baseUrl);
     manifest.start("sitemap.xml");
+    const analysing = computeInsights(dataset, baseUrl, cache);
+    pages = await ReviewPages.plan(distDir, dataset, source.lineHashes, feed, baseUrl, cache);
     if (!pages.carried) await pages.writeAll(staging);
     const insights = await analysing;
     // Written here rather than by a template, so that it is compressed while Eleventy renders.

@@ -92,7 +92,10 @@ export function faq(aspects: AspectFigures[], technicians: EntityFigures[], anal
     // One happy and one unhappy customer speak for the others: the clearest of their words
     // (reviews are newest first, so the newest among equals).
     const quoteOf = (items: { item: Analysed; own: Mention[] }[], polarity: "positive" | "negative"): Quote | undefined => {
-      const said = items.flatMap(({ item, own }, order) => own.filter((x) => x.polarity === polarity).map((m) => ({ item, m, margin: m.margin, order })));
+      const said: { item: Analysed; m: Mention; margin: number; order: number }[] = [];
+      items.forEach(({ item, own }, order) => {
+        for (const m of own) if (m.polarity === polarity) said.push({ item, m, margin: m.margin, order });
+      });
       const chosen = clearest(said, 1, ({ item, m }) => item.review.text.slice(m.quote.from, m.quote.to))[0];
       if (!chosen) return undefined;
       const { item, m } = chosen;
