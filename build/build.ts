@@ -40,12 +40,11 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
-    // The language analysis runs in worker threads; meanwhile this thread writes a page per
-    // review, which needs no insight (the manifest leaves these pages out: the sidecar reads
-    // a review's page from disk, routes/static.get.ts, as a million would not fit in memory).
     progress("computing insights and writing a page per review");
     // The files that need no insight are written first, and compressed on libuv's threads while
-    // the rest goes on (started after the insights, they were compressed at the end).
+    // the rest goes on (started after the insights, they were compressed at the end). The
+    // analysis, the topics and the review pages then run on worker threads. The manifest leaves
+    // the pages out: the sidecar reads a review's page from disk (routes/static.get.ts).
     const manifest = new ManifestWriter(staging, cache);
     await writeReviewsJson(join(staging, "reviews.json"), dataset);
     manifest.start("reviews.json");

@@ -8,31 +8,28 @@
 import { hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /**
- * A hash of the code that produces an output: every file under these folders of the project,
- * and the lockfile (Eleventy's or esbuild's version changes bytes too).
+ * The versions of the code: a hash of every file behind the outputs (build/, core/, site/) and
+ * of those behind the aspect mentions alone (build/sentiment/), each file read once. The
+ * lockfile counts for both: Eleventy's or esbuild's version changes bytes too.
  */
-export function codeVersion(folders: readonly string[]): string {
-  const parts: string[] = [];
-  for (const folder of folders) {
-    const files = readdirSyncRecursive(join(ROOT, folder));
-    for (const file of files) parts.push(relative(ROOT, file), hash("sha1", readFileSync(file)));
-  }
-  parts.push(hash("sha1", readFileSync(join(ROOT, "package-lock.json"))));
-  return hash("sha1", parts.join("\n"));
-}
-
-function readdirSyncRecursive(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
+function codeVersions(): { code: string; analysis: string } {
+  const files = ["build", "core", "site"].flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+      .sort()
+      .map((file) => `${file} ${hash("sha1", readFileSync(join(ROOT, file)))}`),
+  );
+  const lockfile = hash("sha1", readFileSync(join(ROOT, "package-lock.json")));
+  const version = (lines: string[]) => hash("sha1", [...lines, lockfile].join("\n"));
+  return { code: version(files), analysis: version(files.filter((f) => f.startsWith(join("build", "sentiment") + sep))) };
 }
 
 /** Everything the build reads from and writes to its cache folder. */
@@ -51,7 +48,8 @@ export class BuildCache {
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
     if (!made) return new BuildCache(undefined, "", "");
-    return new BuildCache(dir, codeVersion(["build", "core", "site"]), codeVersion(["build/sentiment"]));
+    const { code, analysis } = codeVersions();
+    return new BuildCache(dir, code, analysis);
   }
 
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
@@ -70,15 +68,7 @@ export class BuildCache {
    * cache that cannot be written (disk full) costs the next build time, not this build.
    */
   async write(part: string, version: string, value: unknown): Promise<void> {
-    if (!this.dir) return;
-    const path = join(this.dir, part);
-    const temporary = `${path}.${process.pid}.tmp`;
-    try {
-      await writeFile(temporary, serialize({ version, value }));
-      await rename(temporary, path);
-    } catch {
-      await rm(temporary, { force: true });
-    }
+    if (this.dir) await replaceWhole(join(this.dir, part), (temporary) => writeFile(temporary, serialize({ version, value })));
   }
 
   /** The compressed copy of content with this hash, written by this code, if kept. */
@@ -88,13 +78,7 @@ export class BuildCache {
 
   /** Copy `from` to the cache's `to`, replacing it whole; a failure only costs the next build time. */
   async keep(from: string, to: string): Promise<void> {
-    const temporary = `${to}.${process.pid}.tmp`;
-    try {
-      await copyFile(from, temporary);
-      await rename(temporary, to);
-    } catch {
-      await rm(temporary, { force: true });
-    }
+    await replaceWhole(to, (temporary) => copyFile(from, temporary));
   }
 
   /** Remove the compressed copies this build did not use, so the folder does not grow forever. */
@@ -105,5 +89,19 @@ export class BuildCache {
       const path = join(folder, name);
       if (!used.has(path) && !name.endsWith(".tmp")) await rm(path, { force: true }).catch(() => {});
     }
+  }
+}
+
+/**
+ * Replace `path` whole: written beside it, then renamed over it, so a build stopped midway leaves
+ * the old file. A failure (disk full, read-only) is swallowed: it costs the next build time.
+ */
+async function replaceWhole(path: string, writeTo: (temporary: string) => Promise<void>): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeTo(temporary);
+    await rename(temporary, path);
+  } catch {
+    await rm(temporary, { force: true });
   }
 }

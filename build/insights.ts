@@ -13,7 +13,7 @@ import type { Polarity } from "./sentiment/engine.ts";
 import { clearest, faq, type Analysed } from "./faq.ts";
 import { summarise } from "./summary.ts";
 import { findTopics, type Topic } from "./topics.ts";
-import { inWorker } from "./threads.ts";
+import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
 export interface Evidence {
   review_ids: string[];
@@ -91,7 +91,7 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
   const options = { names, services: business.services.map((s) => s.name) };
   // Many reviews: the topics on another core too, so that this thread is free for the figures.
   const topics =
-    dataset.reviews.length < 5_000
+    dataset.reviews.length < WORTH_A_THREAD
       ? findTopics(dataset.reviews, options)
       : inWorker<Topic[]>(new URL("./topics.ts", import.meta.url), "findTopics", dataset.reviews.map(({ id, text, rating }) => ({ id, text, rating })), options);
   // Awaited at the end; a build stopped before then must not die of an unhandled rejection.

@@ -18,7 +18,7 @@ import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
 import type { PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { inWorker } from "./threads.ts";
+import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
@@ -41,8 +41,6 @@ export function writePages({ folder, reviews, context }: PagesJob): void {
 }
 
 const HERE = new URL(import.meta.url);
-/** Fewer pages than this are written in this thread, where starting a worker would cost more. */
-const IN_WORKER_FROM = 5_000;
 
 /** Bring the previous pages over when at most this share of them changed. */
 const CARRY_AT_MOST = 0.1;
@@ -96,7 +94,7 @@ export class ReviewPages {
     const folder = join(dir, "reviews");
     await mkdir(folder, { recursive: true });
     const job: PagesJob = { folder, reviews: this.reviews, context: this.context };
-    if (this.reviews.length < IN_WORKER_FROM) writePages(job);
+    if (this.reviews.length < WORTH_A_THREAD) writePages(job);
     else await inWorker<void>(HERE, "writePages", job);
   }
 

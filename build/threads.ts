@@ -5,6 +5,9 @@
  */
 import { Worker } from "node:worker_threads";
 
+/** Below this many reviews, work stays in this thread: starting a worker would cost more. */
+export const WORTH_A_THREAD = 5_000;
+
 const ENTRY = new URL("./threads-worker.ts", import.meta.url).href;
 
 export interface Call {

@@ -7,13 +7,12 @@
 import { hash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import type { BuildCache } from "../cache.ts";
-import { inWorker } from "../threads.ts";
+import { inWorker, WORTH_A_THREAD } from "../threads.ts";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
 
 const POLARITIES = ["positive", "negative", "neutral"] as const;
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
-const INLINE_BELOW = 5_000;
 const HERE = new URL(import.meta.url);
 
 /** Mentions per text, in order; encoded as [count, ...WIDTH ints per mention] per text. */
@@ -74,36 +73,36 @@ export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache
     }
   }
   const keys = texts.map((t) => hash("sha1", t, "base64"));
-  const todo = [...new Map(keys.flatMap((key, i) => (known.has(key) ? [] : [[key, texts[i]!] as const]))).entries()];
-  const judged = split(await encodeAll(todo.map(([, text]) => text)));
-  todo.forEach(([key], i) => known.set(key, judged[i]!));
+  // Each text not judged before, once.
+  const todo = new Map<string, string>();
+  keys.forEach((key, i) => {
+    if (!known.has(key)) todo.set(key, texts[i]!);
+  });
+  const judged = split(await encodeAll([...todo.values()]));
+  [...todo.keys()].forEach((key, i) => known.set(key, judged[i]!));
   if (cache) {
     // Kept: this build's texts only, so the part does not grow with texts long gone.
     const used = [...new Set(keys)];
-    const entries = used.map((key) => known.get(key)!);
-    const data = new Int32Array(entries.reduce((n, e) => n + e.length, 0));
-    let at = 0;
-    for (const entry of entries) {
-      data.set(entry, at);
-      at += entry.length;
-    }
-    await cache.write(PART, cache.analysis, { keys: used, data } satisfies Kept);
+    await cache.write(PART, cache.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
   }
   return keys.map((key) => decode(known.get(key)!));
 }
 
 /** The texts' encodings, judged here for a few texts and by worker threads for many. */
 async function encodeAll(texts: readonly string[]): Promise<Int32Array> {
-  const workers = Math.min(availableParallelism(), Math.ceil(texts.length / INLINE_BELOW));
+  const workers = Math.min(availableParallelism(), Math.ceil(texts.length / WORTH_A_THREAD));
   if (workers <= 1) return encode(texts);
   const size = Math.ceil(texts.length / workers);
   const chunks = Array.from({ length: workers }, (_, w) => texts.slice(w * size, (w + 1) * size));
-  const encoded = await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(HERE, "encode", chunk)));
-  const all = new Int32Array(encoded.reduce((n, e) => n + e.length, 0));
+  return concat(await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(HERE, "encode", chunk))));
+}
+
+function concat(parts: readonly Int32Array[]): Int32Array {
+  const all = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const data of encoded) {
-    all.set(data, at);
-    at += data.length;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
   }
   return all;
 }

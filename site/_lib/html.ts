@@ -15,7 +15,12 @@ export function scriptJson(value: unknown): string {
 }
 
 export function jsonLd(value: unknown): string {
-  return `<script type="application/ld+json">${scriptJson(value)}</script>`;
+  return jsonLdScript(scriptJson(value));
+}
+
+/** JSON-LD already written with scriptJson, in its script element. */
+export function jsonLdScript(json: string): string {
+  return `<script type="application/ld+json">${json}</script>`;
 }
 
 export function stars(rating: number): string {

@@ -1,6 +1,6 @@
 /** One review's page: the permalink the feeds and the API link to. */
 import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
-import { businessLd, html, longDate, page, reviewArticle, reviewLd, scriptJson, type Names } from "./html.ts";
+import { businessLd, html, jsonLdScript, longDate, page, reviewArticle, reviewLd, scriptJson, type Names } from "./html.ts";
 
 export interface ReviewPageContext {
   baseUrl: string;
@@ -27,6 +27,6 @@ ${reviewArticle(review, c.names, { heading: "h2", link: false })}
     baseUrl: c.baseUrl, business: c.business, path: `/reviews/${review.id}/`,
     title: `${review.rating}-star review of ${c.business.name} by ${review.author}`,
     description: review.text.length > 155 ? `${review.text.slice(0, 152)}…` : review.text,
-    body, head: `<script type="application/ld+json">${ld}</script>`, jsonFeedUrl: c.jsonFeedUrl, atomFeedUrl: c.atomFeedUrl,
+    body, head: jsonLdScript(ld), jsonFeedUrl: c.jsonFeedUrl, atomFeedUrl: c.atomFeedUrl,
   });
 }
