@@ -83,6 +83,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     await pages?.giveBack(staging, distDir);
     await rm(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    await cache.settled();
   }
 }
 

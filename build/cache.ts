@@ -34,6 +34,8 @@ function codeVersions(): { code: string; analysis: string } {
 
 /** Everything the build reads from and writes to its cache folder. */
 export class BuildCache {
+  private readonly writing: Promise<void>[] = [];
+
   private constructor(
     readonly dir: string | undefined,
     /** The code behind every output (build/, core/, site/, the lockfile). */
@@ -64,11 +66,21 @@ export class BuildCache {
   }
 
   /**
-   * Keep a part, replacing the old one whole (a build stopped midway leaves the old one). A
-   * cache that cannot be written (disk full) costs the next build time, not this build.
+   * Keep a part, replacing the old one whole (a build stopped midway leaves the old one). The
+   * value is serialized now and written while the build goes on; `settled` waits for it. A cache
+   * that cannot be written (disk full) costs the next build time, not this build.
    */
-  async write(part: string, version: string, value: unknown): Promise<void> {
-    if (this.dir) await replaceWhole(join(this.dir, part), (temporary) => writeFile(temporary, serialize({ version, value })));
+  write(part: string, version: string, value: unknown): Promise<void> {
+    if (!this.dir) return Promise.resolve();
+    const bytes = serialize({ version, value });
+    const written = replaceWhole(join(this.dir, part), (temporary) => writeFile(temporary, bytes));
+    this.writing.push(written);
+    return written;
+  }
+
+  /** Every part this build started keeping, written (or given up on). */
+  async settled(): Promise<void> {
+    await Promise.all(this.writing);
   }
 
   /** The compressed copy of content with this hash, written by this code, if kept. */

@@ -76,6 +76,12 @@ export interface AspectFigures extends PolarityCounts {
   highlights: Quote[];
 }
 
+/** A review with its mentions, each also as aspect × 3 + polarity (in POLARITIES' order). */
+interface Coded extends Analysed {
+  codes: number[];
+}
+const POLARITIES = ["positive", "negative", "neutral"] as const;
+
 export interface SummarySentence {
   text: string;
   evidence: Evidence;
@@ -97,21 +103,39 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
   // Awaited at the end; a build stopped before then must not die of an unhandled rejection.
   Promise.resolve(topics).catch(() => {});
   const found = await reading;
-  const analysed: Analysed[] = dataset.reviews.map((review, i) => ({ review, mentions: found[i]! }));
+  // Each mention's aspect and polarity as one small number too, for the entities' counts.
+  const aspectIndex = new Map(ASPECTS.map((d, i) => [d.id, i]));
+  const analysed: Coded[] = dataset.reviews.map((review, i) => ({
+    review,
+    mentions: found[i]!,
+    codes: found[i]!.map((m) => aspectIndex.get(m.aspect)! * 3 + POLARITIES.indexOf(m.polarity)),
+  }));
   const search = (query: string) => searchUrl(baseUrl, query);
-  const dates = new Map(dataset.reviews.map((r) => [r.id, r.date]));
+  // Each review's quarter, worked out once: the aspects' trends ask it of every mention.
+  const quarterOfReview = dataset.reviews.map((r) => quarterOf(r.date));
   // Every mention under its aspect, in one pass: newest review first. `order` counts within the
-  // aspect, so that the clearest quotes are the newest among equals.
+  // aspect, so that the clearest quotes are the newest among equals. The trend is counted here,
+  // and the distinct reviews (a review's mentions come together).
   type Said = { ref: MentionRef; margin: number; text: string; order: number };
-  const byAspect = new Map(ASPECTS.map((d) => [d.id, { all: [] as MentionRef[], positive: [] as Said[], negative: [] as Said[], neutral: [] as Said[] }]));
-  for (const { review, mentions: list } of analysed) {
+  const byAspect = new Map(
+    ASPECTS.map((d) => [d.id, { all: [] as MentionRef[], positive: [] as Said[], negative: [] as Said[], neutral: [] as Said[], reviews: 0, last: -1, trend: new Map<string, Record<Polarity, number>>() }]),
+  );
+  analysed.forEach(({ review, mentions: list }, index) => {
     for (const m of list) {
       const group = byAspect.get(m.aspect)!;
       const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
       group[m.polarity].push({ ref, margin: m.margin, text: review.text, order: group.all.length });
       group.all.push(ref);
+      if (group.last !== index) {
+        group.last = index;
+        group.reviews++;
+      }
+      const quarter = quarterOfReview[index]!;
+      let counts = group.trend.get(quarter);
+      if (!counts) group.trend.set(quarter, (counts = { positive: 0, negative: 0, neutral: 0 }));
+      counts[m.polarity]++;
     }
-  }
+  });
   const aspects = ASPECTS.map((definition): AspectFigures => {
     const group = byAspect.get(definition.id)!;
     const quotes = group.all;
@@ -123,14 +147,14 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
       id: definition.id,
       name: definition.name,
       ...profile(quotes),
-      review_count: new Set(quotes.map((q) => q.review_id)).size,
-      trend: byQuarter(quotes, (q) => dates.get(q.review_id)!).map(([quarter, list]) => ({ quarter, ...profile(list) })),
+      review_count: group.reviews,
+      trend: [...group.trend].sort(([a], [b]) => (a < b ? -1 : 1)).map(([quarter, counts]) => ({ quarter, ...counted(counts) })),
       evidence: quotes,
       highlights,
     };
   });
   // Each entity's reviews, newest first, grouped in one pass (a review counts once per entity).
-  const of = { technicians: new Map<string, Analysed[]>(), services: new Map<string, Analysed[]>(), service_areas: new Map<string, Analysed[]>() };
+  const of = { technicians: new Map<string, Coded[]>(), services: new Map<string, Coded[]>(), service_areas: new Map<string, Coded[]>() };
   for (const a of analysed) {
     for (const id of new Set(a.review.technicians)) pushTo(of.technicians, id, a);
     for (const id of new Set(a.review.services)) pushTo(of.services, id, a);
@@ -142,7 +166,7 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
     service_areas: business.service_areas.map((a) => figures(a, of.service_areas.get(a.id) ?? [])),
   };
   const overall = dataset.aggregate_rating;
-  const quarters = byQuarter(dataset.reviews, (r) => r.date);
+  const quarters = byQuarter(dataset.reviews, (_, i) => quarterOfReview[i]!);
   return {
     generated_from: { review_count: dataset.reviews.length, updated: dataset.updated },
     method: `${baseUrl}/about/#insights`,
@@ -174,11 +198,12 @@ function rating(list: readonly { rating: number }[]) {
   return { review_count, average_rating: rating_value };
 }
 
-function figures(e: { id: string; name: string }, reviews: Analysed[], reviewsUrl?: string): EntityFigures {
+function figures(e: { id: string; name: string }, reviews: Coded[], reviewsUrl?: string): EntityFigures {
   const agg = aggregateRating(reviews.map((a) => a.review));
   // Counted, not listed: an entity's reviews hold most of the 200,000 mentions at 100k reviews.
-  const byAspect = new Map(ASPECTS.map((d) => [d.id, { positive: 0, negative: 0, neutral: 0 }]));
-  for (const a of reviews) for (const m of a.mentions) byAspect.get(m.aspect)![m.polarity]++;
+  const counts = new Int32Array(ASPECTS.length * 3);
+  for (const a of reviews) for (const code of a.codes) counts[code]!++;
+  const aspects = ASPECTS.map((d, i) => ({ id: d.id, ...counted({ positive: counts[i * 3]!, negative: counts[i * 3 + 1]!, neutral: counts[i * 3 + 2]! }) }));
   return {
     id: e.id,
     name: e.name,
@@ -188,7 +213,7 @@ function figures(e: { id: string; name: string }, reviews: Analysed[], reviewsUr
     // Reviews are newest first.
     first_review_date: reviews.at(-1)?.review.date ?? null,
     last_review_date: reviews[0]?.review.date ?? null,
-    aspects: ASPECTS.map((d) => ({ id: d.id, ...counted(byAspect.get(d.id)!) })).filter((p) => p.total > 0),
+    aspects: aspects.filter((p) => p.total > 0),
     review_ids: reviews.map((a) => a.review.id),
     ...(reviewsUrl && { reviews_url: reviewsUrl }),
   };
@@ -200,8 +225,8 @@ function pushTo<K, T>(groups: Map<K, T[]>, key: K, item: T): void {
   else groups.set(key, [item]);
 }
 
-function byQuarter<T>(items: readonly T[], dateOf: (item: T) => string): [string, T[]][] {
+function byQuarter<T>(items: readonly T[], quarterAt: (item: T, index: number) => string): [string, T[]][] {
   const quarters = new Map<string, T[]>();
-  for (const item of items) pushTo(quarters, quarterOf(dateOf(item)), item);
+  items.forEach((item, i) => pushTo(quarters, quarterAt(item, i), item));
   return [...quarters].sort(([a], [b]) => (a < b ? -1 : 1));
 }

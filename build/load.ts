@@ -63,7 +63,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const serviceAreas = await list(DATA_FILES.serviceAreas, ServiceArea);
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
   const reviews: Review[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Map<string, { file: string; line: number }>();
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(
     (names) => names.filter((n) => n.endsWith(".jsonl")).sort(),
@@ -81,8 +81,6 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
         if (text.trim() === "") continue;
         const raw = parseJson(text, file, `line ${line}`, problems);
         if (raw === undefined) continue;
-        const id = typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : undefined;
-        const record = id ? `line ${line} (${id})` : `line ${line}`;
         const lineHash = hash("sha1", text, "base64");
         const seenBefore = verbatim.has(lineHash);
         let review: Review;
@@ -91,17 +89,18 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
         } else {
           const parsed = Review.safeParse(raw);
           if (!parsed.success) {
-            problems.push(...problemsFromZod(parsed.error, file, record, raw));
+            problems.push(...problemsFromZod(parsed.error, file, recordOf(line, raw), raw));
             continue;
           }
           review = parsed.data;
         }
         if (seenBefore || isDeepStrictEqual(raw, review)) stillVerbatim.push(lineHash);
         lineHashes.set(review.id, lineHash);
+        // Where each id was first seen, as file and line: the record's name is made for a problem only.
         const first = seen.get(review.id);
-        if (first) problems.push({ file, record, field: "id", value: review.id, expected: `expected a unique id; ${first} has it already` });
-        else seen.set(review.id, `${file} ${record}`);
-        problems.push(...crossCheck(review, known, file, record));
+        if (first) problems.push({ file, record: recordOf(line, review), field: "id", value: review.id, expected: `expected a unique id; ${first.file} ${recordOf(first.line, review)} has it already` });
+        else seen.set(review.id, { file, line });
+        crossCheck(review, known, problems, file, line);
         reviews.push(review);
         if (onProgress && reviews.length % 50_000 === 0) onProgress(reviews.length);
       }
@@ -115,7 +114,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     if (problems.length > MAX_PROBLEMS) shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
     throw new DataError(shown);
   }
-  await cache?.write(VERBATIM_PART, cache.code, stillVerbatim);
+  void cache?.write(VERBATIM_PART, cache.code, stillVerbatim);
   return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, reviews, lineHashes };
 }
 
@@ -137,27 +136,32 @@ export async function* batchesOf(path: string, chunkBytes = 4 * 1024 * 1024): As
   if (rest !== "") yield rest.split(/\r\n|\n|\r/).filter((l, i, all) => i < all.length - 1 || l !== "");
 }
 
-/** References to other files, and dates that must follow the review's own. */
-function crossCheck(review: Review, known: Record<"technicians" | "services" | "service_area", Set<string> | undefined>, file: string, record: string): Problem[] {
-  const problems: Problem[] = [];
+/** A review line's name in a problem: its number, and its id when it has one. */
+function recordOf(line: number, raw: unknown): string {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? `line ${line} (${id})` : `line ${line}`;
+}
+
+/** References to other files, and dates that must follow the review's own, into `problems`. */
+function crossCheck(review: Review, known: Record<"technicians" | "services" | "service_area", Set<string> | undefined>, problems: Problem[], file: string, line: number): void {
+  const add = (field: string, value: string, expected: string) => problems.push({ file, record: recordOf(line, review), field, value, expected });
   const check = (field: string, id: string, ids: Set<string> | undefined, source: string) => {
     if (!ids || ids.has(id)) return;
     const listed = [...ids].slice(0, 12).join(", ") + (ids.size > 12 ? ", ..." : "");
-    problems.push({ file, record, field, value: id, expected: `expected an id listed in ${source} (${listed})` });
+    add(field, id, `expected an id listed in ${source} (${listed})`);
   };
   review.technicians.forEach((id, i) => check(`technicians[${i}]`, id, known.technicians, DATA_FILES.technicians));
   review.services.forEach((id, i) => check(`services[${i}]`, id, known.services, DATA_FILES.services));
   check("service_area", review.service_area, known.service_area, DATA_FILES.serviceAreas);
   if (review.response && review.response.date < review.date) {
-    problems.push({ file, record, field: "response.date", value: review.response.date, expected: `expected a date on or after the review's date ${review.date}` });
+    add("response.date", review.response.date, `expected a date on or after the review's date ${review.date}`);
   }
   if (review.updated && review.updated.slice(0, 10) < review.date) {
-    problems.push({ file, record, field: "updated", value: review.updated, expected: `expected a time on or after the review's date ${review.date}` });
+    add("updated", review.updated, `expected a time on or after the review's date ${review.date}`);
   }
   if (review.withdrawn && review.withdrawn.at.slice(0, 10) < review.date) {
-    problems.push({ file, record, field: "withdrawn.at", value: review.withdrawn.at, expected: `expected a time on or after the review's date ${review.date}` });
+    add("withdrawn.at", review.withdrawn.at, `expected a time on or after the review's date ${review.date}`);
   }
-  return problems;
 }
 
 async function readRecord<T extends z.ZodType>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T> | undefined> {

@@ -80,10 +80,11 @@ export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache
   });
   const judged = split(await encodeAll([...todo.values()]));
   [...todo.keys()].forEach((key, i) => known.set(key, judged[i]!));
-  if (cache) {
-    // Kept: this build's texts only, so the part does not grow with texts long gone.
-    const used = [...new Set(keys)];
-    await cache.write(PART, cache.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
+  // Kept: this build's texts only, so the part does not grow with texts long gone. Nothing new
+  // judged and as many texts as kept means the same texts: the part is left as it is.
+  const used = [...new Set(keys)];
+  if (cache && !(kept && todo.size === 0 && used.length === kept.keys.length)) {
+    void cache.write(PART, cache.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
   }
   return keys.map((key) => decode(known.get(key)!));
 }
