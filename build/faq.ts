@@ -83,22 +83,24 @@ export function faq(aspects: AspectFigures[], technicians: EntityFigures[], anal
     for (const entry of byAspect.get(a.id) ?? []) {
       const { item, own } = entry;
       mentioning.push(item.review.id);
-      const balance = own.reduce((n, m) => n + (m.polarity === "positive" ? 1 : m.polarity === "negative" ? -1 : 0), 0);
+      let balance = 0;
+      let concern = false;
+      for (const m of own) {
+        balance += m.polarity === "positive" ? 1 : m.polarity === "negative" ? -1 : 0;
+        concern ||= CONCERN.test(item.review.text.slice(m.quote.from, m.quote.to));
+      }
       if (balance > 0) happy.push(entry);
       else if (balance < 0) unhappy.push(entry);
-      if (own.some((m) => CONCERN.test(item.review.text.slice(m.quote.from, m.quote.to)))) raised.push(item.review.id);
+      if (concern) raised.push(item.review.id);
     }
     if (happy.length + unhappy.length < ENOUGH) continue;
-    // One happy and one unhappy customer speak for the others: the clearest of their words
-    // (reviews are newest first, so the newest among equals).
+    // One happy and one unhappy customer speak for the others: the clearest of their words, the
+    // model's surest (reviews are newest first, so the first is the newest among equals).
     const quoteOf = (items: { item: Analysed; own: Mention[] }[], polarity: "positive" | "negative"): Quote | undefined => {
-      const said: { item: Analysed; m: Mention; margin: number; order: number }[] = [];
-      items.forEach(({ item, own }, order) => {
-        for (const m of own) if (m.polarity === polarity) said.push({ item, m, margin: m.margin, order });
-      });
-      const chosen = clearest(said, 1, ({ item, m }) => item.review.text.slice(m.quote.from, m.quote.to))[0];
-      if (!chosen) return undefined;
-      const { item, m } = chosen;
+      let best: { item: Analysed; m: Mention } | undefined;
+      for (const { item, own } of items) for (const m of own) if (m.polarity === polarity && (!best || m.margin > best.m.margin)) best = { item, m };
+      if (!best) return undefined;
+      const { item, m } = best;
       return { review_id: item.review.id, polarity, from: m.quote.from, to: m.quote.to, quote: item.review.text.slice(m.quote.from, m.quote.to) };
     };
     const quotes = [quoteOf(happy, "positive"), quoteOf(unhappy, "negative")].filter((q): q is Quote => q !== undefined);
