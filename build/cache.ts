@@ -17,7 +17,8 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /**
  * The versions of the code: a hash of every file behind the outputs (build/, core/, site/) and
  * of those behind the aspect mentions alone (build/sentiment/), each file read once. The
- * lockfile counts for both: Eleventy's or esbuild's version changes bytes too.
+ * lockfile counts for both: Eleventy's or esbuild's version changes bytes too; and so does Node's
+ * (its zlib and brotli make the compressed copies, its V8 the model's arithmetic).
  */
 function codeVersions(): { code: string; analysis: string } {
   const files = ["build", "core", "site"].flatMap((folder) =>
@@ -28,7 +29,7 @@ function codeVersions(): { code: string; analysis: string } {
       .map((file) => `${file} ${hash("sha1", readFileSync(join(ROOT, file)))}`),
   );
   const lockfile = hash("sha1", readFileSync(join(ROOT, "package-lock.json")));
-  const version = (lines: string[]) => hash("sha1", [...lines, lockfile].join("\n"));
+  const version = (lines: string[]) => hash("sha1", [...lines, lockfile, process.version].join("\n"));
   return { code: version(files), analysis: version(files.filter((f) => f.startsWith(join("build", "sentiment") + sep))) };
 }
 
