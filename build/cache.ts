@@ -15,22 +15,43 @@ import { deserialize, serialize } from "node:v8";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /**
- * The versions of the code: a hash of every file behind the outputs (build/, core/, site/) and
- * of those behind the aspect mentions alone (build/sentiment/), each file read once. The
- * lockfile counts for both: Eleventy's or esbuild's version changes bytes too; and so does Node's
- * (its zlib and brotli make the compressed copies, its V8 the model's arithmetic).
+ * The code behind each kind of output, as folders and files of the project: a change to one of
+ * them makes that output's cached copies stale, and leaves the others. The lockfile counts for
+ * all (Eleventy's or esbuild's version changes bytes too), and so does Node's version (its zlib
+ * and brotli make the compressed copies, its V8 the model's arithmetic).
+ * tests/build/cache.test.ts checks that each list holds every module its entries import.
  */
-function codeVersions(): { code: string; analysis: string } {
-  const files = ["build", "core", "site"].flatMap((folder) =>
+export const SOURCES = {
+  /** Every output: what the other parts do not name. */
+  code: ["build", "core", "site"],
+  /** Each text's aspect mentions; the model's weights are a file in the folder, read at run time. */
+  analysis: ["build/sentiment", "build/threads.ts"],
+  /** Whether a line is a valid review as it stands (entry: build/load.ts). */
+  verbatim: ["build/load.ts", "build/problems.ts", "core/schema/records.ts"],
+  /**
+   * A review's page from its line: read, made public, rendered and written (entries:
+   * build/load.ts, build/dataset.ts, site/_lib/review-page.ts; build/pages.ts writes the file).
+   */
+  pages: ["build/load.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "site/_lib/review-page.ts", "site/_lib/html.ts", "build/pages.ts"],
+} as const;
+
+type Versions = Record<keyof typeof SOURCES, string>;
+
+/** The version of each kind of output's code: a hash of its files (each read once), the lockfile and Node's version. */
+function codeVersions(): Versions {
+  const files = SOURCES.code.flatMap((folder) =>
     readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
-      .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+      .map((e) => relative(ROOT, join(e.parentPath, e.name)).split(sep).join("/"))
       .sort()
-      .map((file) => `${file} ${hash("sha1", readFileSync(join(ROOT, file)))}`),
+      .map((file) => ({ file, line: `${file} ${hash("sha1", readFileSync(join(ROOT, file)))}` })),
   );
-  const lockfile = hash("sha1", readFileSync(join(ROOT, "package-lock.json")));
-  const version = (lines: string[]) => hash("sha1", [...lines, lockfile, process.version].join("\n"));
-  return { code: version(files), analysis: version(files.filter((f) => f.startsWith(join("build", "sentiment") + sep))) };
+  const shared = [hash("sha1", readFileSync(join(ROOT, "package-lock.json"))), process.version];
+  const version = (sources: readonly string[]) => {
+    const lines = files.filter(({ file }) => sources.some((source) => file === source || file.startsWith(`${source}/`))).map((f) => f.line);
+    return hash("sha1", [...lines, ...shared].join("\n"));
+  };
+  return Object.fromEntries(Object.entries(SOURCES).map(([kind, sources]) => [kind, version(sources)])) as Versions;
 }
 
 /** Everything the build reads from and writes to its cache folder. */
@@ -39,20 +60,17 @@ export class BuildCache {
 
   private constructor(
     readonly dir: string | undefined,
-    /** The code behind every output (build/, core/, site/, the lockfile). */
-    readonly code: string,
-    /** The code behind the aspect mentions alone (build/sentiment/), which most changes leave. */
-    readonly analysis: string,
+    /** The version of the code behind each kind of output (SOURCES). */
+    readonly versions: Versions,
   ) {}
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    if (!dir) return new BuildCache(undefined, "", "");
+    const none = new BuildCache(undefined, { code: "", analysis: "", verbatim: "", pages: "" });
+    if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
-    if (!made) return new BuildCache(undefined, "", "");
-    const { code, analysis } = codeVersions();
-    return new BuildCache(dir, code, analysis);
+    return made ? new BuildCache(dir, codeVersions()) : none;
   }
 
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
@@ -86,7 +104,7 @@ export class BuildCache {
 
   /** The compressed copy of content with this hash, written by this code, if kept. */
   compressed(contentHash: string, ext: string): string | undefined {
-    return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.code} ${contentHash}`)}${ext}`);
+    return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.versions.code} ${contentHash}`)}${ext}`);
   }
 
   /** Copy `from` to the cache's `to`, replacing it whole; a failure only costs the next build time. */

@@ -42,7 +42,7 @@ const MAX_PROBLEMS = 200;
 
 export async function loadData(dir: string, onProgress?: (reviews: number) => void, cache?: BuildCache): Promise<SourceData> {
   const problems: Problem[] = [];
-  const verbatim = new Set(await cache?.read<string[]>(VERBATIM_PART, cache.code));
+  const verbatim = new Set(await cache?.read<string[]>(VERBATIM_PART, cache.versions.verbatim));
   const lineHashes = new Map<string, string>();
   const stillVerbatim: string[] = [];
   const name = (file: string) => {
@@ -114,7 +114,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     if (problems.length > MAX_PROBLEMS) shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
     throw new DataError(shown);
   }
-  void cache?.write(VERBATIM_PART, cache.code, stillVerbatim);
+  void cache?.write(VERBATIM_PART, cache.versions.verbatim, stillVerbatim);
   return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, reviews, lineHashes };
 }
 

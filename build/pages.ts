@@ -71,8 +71,8 @@ export class ReviewPages {
    */
   static async plan(distDir: string, dataset: Dataset, lines: ReadonlyMap<string, string>, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
     const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
-    const shared = hash("sha1", `${cache?.code} ${JSON.stringify(context)}`);
-    const kept = await cache?.read<KeptPages>(PAGES_PART, cache.code);
+    const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
+    const kept = await cache?.read<KeptPages>(PAGES_PART, cache.versions.pages);
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
     const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
@@ -140,7 +140,7 @@ export class ReviewPages {
     const manifest = this.cache && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     if (!this.cache || !manifest) return;
     const lines = new Map(this.reviews.map((r) => [r.id, this.lines.get(r.id)!]));
-    await this.cache.write(PAGES_PART, this.cache.code, { dist: hash("sha1", manifest), shared: this.shared, lines } satisfies KeptPages);
+    await this.cache.write(PAGES_PART, this.cache.versions.pages, { dist: hash("sha1", manifest), shared: this.shared, lines } satisfies KeptPages);
   }
 }
 

@@ -62,7 +62,7 @@ interface Kept {
 const PART = "mentions.v8";
 
 export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache): Promise<Mention[][]> {
-  const kept = await cache?.read<Kept>(PART, cache.analysis);
+  const kept = await cache?.read<Kept>(PART, cache.versions.analysis);
   const known = new Map<string, Int32Array>();
   if (kept) {
     let at = 0;
@@ -84,7 +84,7 @@ export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache
   // judged and as many texts as kept means the same texts: the part is left as it is.
   const used = [...new Set(keys)];
   if (cache && !(kept && todo.size === 0 && used.length === kept.keys.length)) {
-    void cache.write(PART, cache.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
+    void cache.write(PART, cache.versions.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
   }
   return keys.map((key) => decode(known.get(key)!));
 }

@@ -2,25 +2,13 @@
  * The build with the cache of the previous one (BUILD_CACHE_DIR): after a day's changes it must
  * write exactly what a clean build writes, while reusing what did not change.
  */
-import { createHash } from "node:crypto";
 import { readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { editReview, tempDir } from "../helpers/data.ts";
+import { editReview, tempDir, tree } from "../helpers/data.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 
 const BASE_URL = "https://reviews.incremental.example";
-
-/** Every file under `dir`, by path, with a hash of its bytes. */
-async function tree(dir: string): Promise<Record<string, string>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files: Record<string, string> = {};
-  for (const e of entries.filter((e) => e.isFile())) {
-    const path = join(e.parentPath, e.name);
-    files[path.slice(dir.length + 1)] = createHash("sha1").update(await readFile(path)).digest("hex");
-  }
-  return files;
-}
 
 async function build(data: string, dist: string, cache: string, env: Record<string, string> = {}) {
   const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...env });

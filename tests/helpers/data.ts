@@ -1,5 +1,6 @@
 /** Small data folders for tests: a valid one to start from, and ways to break it. */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Review } from "../../core/schema/records.ts";
@@ -73,4 +74,15 @@ export async function editReview(file: string, id: string, change: (r: Review) =
 
 export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
+}
+
+/** Every file under `dir`, by path, with a hash of its bytes: two folders compared byte for byte. */
+export async function tree(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: Record<string, string> = {};
+  for (const e of entries.filter((e) => e.isFile())) {
+    const path = join(e.parentPath, e.name);
+    files[path.slice(dir.length + 1)] = createHash("sha1").update(await readFile(path)).digest("hex");
+  }
+  return files;
 }
