@@ -1,7 +1,8 @@
 /**
  * The build's cache between runs (BUILD_CACHE_DIR): what a build computed, keyed by its input and
  * by the code that computed it, so that the next build redoes only what changed. It holds each
- * review text's aspect mentions, each review page's key, and the compressed copy of each file.
+ * review text's aspect mentions, the schema's verdict on each line, each review page's key, and
+ * the compressed copies of each file.
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
  */
@@ -14,16 +15,17 @@ import { deserialize, serialize } from "node:v8";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
+/** The folders whose files are hashed: every source below is in one of them. */
+export const CODE_FOLDERS = ["build", "core", "site"];
+
 /**
- * The code behind each kind of output, as folders and files of the project: a change to one of
- * them makes that output's cached copies stale, and leaves the others. The lockfile counts for
- * all (Eleventy's or esbuild's version changes bytes too), and so does Node's version (its zlib
- * and brotli make the compressed copies, its V8 the model's arithmetic).
+ * The code behind each kind of output the cache keeps, as folders and files of the project: a
+ * change to one of them makes that output's cached copies stale, and leaves the others. The
+ * lockfile counts for all (Eleventy's or esbuild's version changes bytes too), and so does
+ * Node's version (its zlib and brotli make the compressed copies, its V8 the model's arithmetic).
  * tests/build/cache.test.ts checks that each list holds every module its entries import.
  */
 export const SOURCES = {
-  /** Every output: what the other parts do not name. */
-  code: ["build", "core", "site"],
   /** Each text's aspect mentions; the model's weights are a file in the folder, read at run time. */
   analysis: ["build/sentiment", "build/threads.ts"],
   /** Whether a line is a valid review as it stands (entry: build/load.ts). */
@@ -33,24 +35,30 @@ export const SOURCES = {
    * build/load.ts, build/dataset.ts, site/_lib/review-page.ts; build/pages.ts writes the file).
    */
   pages: ["build/load.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "site/_lib/review-page.ts", "site/_lib/html.ts", "build/pages.ts"],
+  /** A file's compressed copies, from its bytes (entry: build/manifest.ts). */
+  compression: ["build/manifest.ts", "core/dist/etag.ts", "core/dist/manifest.ts", "core/schema/public.ts", "core/schema/records.ts"],
 } as const;
 
 type Versions = Record<keyof typeof SOURCES, string>;
 
+/** Whether `file` (a path from the project's root) is one of `sources` or in one of them. */
+export function listed(file: string, sources: readonly string[]): boolean {
+  return sources.some((source) => file === source || file.startsWith(`${source}/`));
+}
+
 /** The version of each kind of output's code: a hash of its files (each read once), the lockfile and Node's version. */
 function codeVersions(): Versions {
-  const files = SOURCES.code.flatMap((folder) =>
+  const all = Object.values(SOURCES).flat();
+  const files = CODE_FOLDERS.flatMap((folder) =>
     readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => relative(ROOT, join(e.parentPath, e.name)).split(sep).join("/"))
+      .filter((file) => listed(file, all))
       .sort()
       .map((file) => ({ file, line: `${file} ${hash("sha1", readFileSync(join(ROOT, file)))}` })),
   );
   const shared = [hash("sha1", readFileSync(join(ROOT, "package-lock.json"))), process.version];
-  const version = (sources: readonly string[]) => {
-    const lines = files.filter(({ file }) => sources.some((source) => file === source || file.startsWith(`${source}/`))).map((f) => f.line);
-    return hash("sha1", [...lines, ...shared].join("\n"));
-  };
+  const version = (sources: readonly string[]) => hash("sha1", [...files.filter(({ file }) => listed(file, sources)).map((f) => f.line), ...shared].join("\n"));
   return Object.fromEntries(Object.entries(SOURCES).map(([kind, sources]) => [kind, version(sources)])) as Versions;
 }
 
@@ -66,7 +74,7 @@ export class BuildCache {
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    const none = new BuildCache(undefined, { code: "", analysis: "", verbatim: "", pages: "" });
+    const none = new BuildCache(undefined, { analysis: "", verbatim: "", pages: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
@@ -102,9 +110,9 @@ export class BuildCache {
     await Promise.all(this.writing);
   }
 
-  /** The compressed copy of content with this hash, written by this code, if kept. */
+  /** The compressed copy of content with this hash, made by this compression code, if kept. */
   compressed(contentHash: string, ext: string): string | undefined {
-    return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.versions.code} ${contentHash}`)}${ext}`);
+    return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.versions.compression} ${contentHash}`)}${ext}`);
   }
 
   /** Copy `from` to the cache's `to`, replacing it whole; a failure only costs the next build time. */

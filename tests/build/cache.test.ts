@@ -11,17 +11,18 @@ import { appendFile, cp, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SOURCES } from "../../build/cache.ts";
+import { CODE_FOLDERS, listed, SOURCES } from "../../build/cache.ts";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
 import { userEnv } from "../helpers/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Where each kind of output is made from; build/pages.ts writes the pages and is listed whole. */
-const ENTRIES: Record<Exclude<keyof typeof SOURCES, "code">, string[]> = {
+const ENTRIES: Record<keyof typeof SOURCES, string[]> = {
   analysis: ["build/sentiment/parallel.ts"],
   verbatim: ["build/load.ts"],
   pages: ["build/load.ts", "build/dataset.ts", "site/_lib/review-page.ts"],
+  compression: ["build/manifest.ts"],
 };
 
 async function modulesOf(entry: string): Promise<string[]> {
@@ -29,22 +30,20 @@ async function modulesOf(entry: string): Promise<string[]> {
   return Object.keys(result.metafile.inputs);
 }
 
-const listed = (sources: readonly string[], file: string) => sources.some((source) => file === source || file.startsWith(`${source}/`));
-
 describe("the build cache's versions of the code", () => {
   for (const [kind, entries] of Object.entries(ENTRIES) as [keyof typeof ENTRIES, string[]][]) {
     it(`name every module behind the ${kind} part`, async () => {
       const modules = (await Promise.all(entries.map(modulesOf))).flat();
       expect(modules.length).toBeGreaterThan(entries.length - 1);
-      expect(modules.filter((file) => !listed(SOURCES[kind], file))).toEqual([]);
+      expect(modules.filter((file) => !listed(file, SOURCES[kind]))).toEqual([]);
     });
   }
 
-  it("name files and folders that exist, all inside the code that every output is made of", () => {
+  it("name files and folders that exist, all inside the folders whose files are hashed", () => {
     for (const sources of Object.values(SOURCES)) {
       for (const source of sources) {
         expect(existsSync(`${ROOT}${source}`), source).toBe(true);
-        expect(listed(SOURCES.code, source), source).toBe(true);
+        expect(listed(source, CODE_FOLDERS), source).toBe(true);
       }
     }
   });
