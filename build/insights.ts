@@ -9,7 +9,7 @@ import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { mentionsOfAll } from "./sentiment/parallel.ts";
 import type { BuildCache } from "./cache.ts";
-import type { Polarity } from "./sentiment/engine.ts";
+import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
 import { clearest, faq, type Analysed } from "./faq.ts";
 import { summarise } from "./summary.ts";
 import { findTopics, type Topic } from "./topics.ts";
@@ -80,7 +80,6 @@ export interface AspectFigures extends PolarityCounts {
 interface Coded extends Analysed {
   codes: number[];
 }
-const POLARITIES = ["positive", "negative", "neutral"] as const;
 
 export interface SummarySentence {
   text: string;
@@ -140,7 +139,7 @@ export async function computeInsights(dataset: Dataset, baseUrl: string, cache?:
     const group = byAspect.get(definition.id)!;
     const quotes = group.all;
     // The clearest quotes of each polarity (the model's surest), newest first among equals.
-    const highlights = (["positive", "negative", "neutral"] as const).flatMap((p) =>
+    const highlights = POLARITIES.flatMap((p) =>
       clearest(group[p], HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map((x) => ({ ...x.ref, quote: x.text.slice(x.ref.from, x.ref.to) })),
     );
     return {

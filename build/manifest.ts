@@ -2,12 +2,11 @@
  * Writes the manifest (core/dist/manifest.ts): every public file with its strong ETag (content
  * hash), Last-Modified (from the data, never the clock), content type and precompressed copies.
  */
-import { createHash } from "node:crypto";
 import { copyFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { etagOf } from "../core/dist/etag.ts";
+import { strongEtag } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
@@ -97,7 +96,7 @@ export class ManifestWriter {
     const path = join(this.dir, file);
     const data = await readFile(path);
     const size = data.length;
-    const etag = etagOf(createHash("sha256").update(data));
+    const etag = strongEtag(data);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
       const [gzip, br] = await Promise.all([this.compressed(path, data, ".gz", etag), this.compressed(path, data, ".br", etag)]);

@@ -12,6 +12,7 @@ import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../core/dist/manif
 import { strongEtag } from "../core/dist/etag.ts";
 import { DistFormatError, readReviewsJson } from "../core/dist/reviews-json.ts";
 import { ReviewIndex } from "./search/reviews.ts";
+import { safeJson } from "../core/json.ts";
 
 export interface StaticFile {
   path: string;
@@ -90,14 +91,6 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
   const insights = InsightsMembers.safeParse(safeJson(files.get("/insights.json")?.body.toString("utf8") ?? ""));
   if (!insights.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(insights.error).slice(0, 500)}`);
   return { manifest, manifestText, files, dataset: head, index: await ReviewIndex.build(reviews, json, options.searchCacheBytes), insights: insights.data as unknown as Insights, withdrawn: manifest.withdrawn };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The one reference to the bundle being served. */

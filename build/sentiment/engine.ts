@@ -16,7 +16,9 @@ import { CONCESSIVE_OPENERS, CONTRAST, DEGREE, isNegator, lexicon } from "./lexi
 import { PHRASES } from "./phrases.ts";
 import { sentenceAt, tokens, type Span, type Token } from "./text.ts";
 
-export type Polarity = "positive" | "negative" | "neutral";
+/** The three judgements, in the order every list of them follows. */
+export const POLARITIES = ["positive", "negative", "neutral"] as const;
+export type Polarity = (typeof POLARITIES)[number];
 
 export interface Judgement {
   polarity: Polarity;

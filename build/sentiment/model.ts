@@ -5,11 +5,11 @@
  * judgement rests on). In-process, offline and deterministic.
  */
 import { readFileSync } from "node:fs";
-import { analyse, clause, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
+import { analyse, clause, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
 import { featuresOf, type Features } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
-export const CLASSES: readonly Polarity[] = ["positive", "negative", "neutral"];
+export const CLASSES: readonly Polarity[] = POLARITIES;
 
 /** model.json: each feature's weight for each class, in the order of `classes`. */
 export interface ModelFile {

@@ -9,8 +9,8 @@ import { availableParallelism } from "node:os";
 import type { BuildCache } from "../cache.ts";
 import { inWorker, WORTH_A_THREAD } from "../threads.ts";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
+import { POLARITIES } from "./engine.ts";
 
-const POLARITIES = ["positive", "negative", "neutral"] as const;
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
 const HERE = new URL(import.meta.url);
@@ -80,11 +80,13 @@ export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache
   });
   const judged = split(await encodeAll([...todo.values()]));
   [...todo.keys()].forEach((key, i) => known.set(key, judged[i]!));
-  // Kept: this build's texts only, so the part does not grow with texts long gone. Nothing new
-  // judged and as many texts as kept means the same texts: the part is left as it is.
-  const used = [...new Set(keys)];
-  if (cache && !(kept && todo.size === 0 && used.length === kept.keys.length)) {
-    void cache.write(PART, cache.versions.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
+  if (cache) {
+    // Kept: this build's texts only, so the part does not grow with texts long gone. Nothing new
+    // judged and as many texts as kept means the same texts: the part is left as it is.
+    const used = [...new Set(keys)];
+    if (!(kept && todo.size === 0 && used.length === kept.keys.length)) {
+      void cache.write(PART, cache.versions.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
+    }
   }
   return keys.map((key) => decode(known.get(key)!));
 }

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { newestFirst } from "../dataset.ts";
 import { PublicReview, ReviewsDataset } from "../schema/public.ts";
 import { SLICE, turn } from "../turn.ts";
+import { safeJson } from "../json.ts";
 
 const CHUNK = 2_000;
 const REVIEWS_OPEN = ',"reviews":[';
@@ -75,12 +76,4 @@ export async function readReviewsJson(body: Buffer, name: string): Promise<{ hea
     json.push(line);
   }
   return { head: head.data, reviews, json };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,6 @@
  * every module its output runs through: checked here against the modules esbuild bundles from
  * each entry (type-only imports drop out; packages count through the lockfile).
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { appendFile, cp, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE_FOLDERS, listed, SOURCES } from "../../build/cache.ts";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
-import { userEnv } from "../helpers/run.ts";
+import { runScript } from "../helpers/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -60,15 +59,11 @@ describe("a build after a change to the code", () => {
   const page = () => join(dist, "reviews", "r-2025-001.html");
 
   /** `npm run build` in the copy, with its cache; `off` for a clean build. */
-  const buildIn = (distDir: string, cache: string) =>
-    new Promise<void>((resolve, reject) => {
-      const env = userEnv({ DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" });
-      const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["build/index.ts"], { cwd: code, env, stdio: ["ignore", "ignore", "pipe"] });
-      let stderr = "";
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("error", reject);
-      child.on("close", (status) => (status === 0 && stderr === "" ? resolve() : reject(new Error(`build exited ${status}: ${stderr}`))));
-    });
+  const buildIn = async (distDir: string, cache: string) => {
+    const run = await runScript("build/index.ts", [], { DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" }, code);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  };
 
   beforeAll(async () => {
     root = await tempDir();

@@ -19,15 +19,15 @@ export function userEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...rest, CI: "true", STATE_DIR: `${tmpdir()}/reviewcast-state-${process.pid}`, BUILD_CACHE_DIR: `${tmpdir()}/reviewcast-cache-${process.pid}`, ...env };
 }
 
-/** A project script through tsx, as the npm scripts run it. */
-export function runScript(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Run> {
-  return runCommand(TSX, [script, ...args], env);
+/** A project script through tsx, as the npm scripts run it; `cwd` for a copy of the project. */
+export function runScript(script: string, args: string[] = [], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> {
+  return runCommand(TSX, [script, ...args], env, cwd);
 }
 
-/** Any command from the project's root, in a user's environment, run to its end. */
-export function runCommand(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** Any command from the project's root (or `cwd`), in a user's environment, run to its end. */
+export function runCommand(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
