@@ -1,17 +1,26 @@
 /** Insights for one data folder, timed from inside: prints `{"ms","mentions","bytes","max_rss_mib"}`. */
-import { toDataset } from "../build/dataset.ts";
-import { computeInsights } from "../build/insights.ts";
+import { BuildCache } from "../build/cache.ts";
+import { published } from "../build/dataset.ts";
 import { loadData } from "../build/load.ts";
+import { figureMonths, insightsOf, planMonths } from "../build/months.ts";
+import { topicNames } from "../build/topics.ts";
+import { toJson } from "../core/json.ts";
 
+const baseUrl = "https://bench.example";
 const source = await loadData(process.env.DATA_DIR!);
-const dataset = toDataset(source, "https://bench.example");
+const cache = await BuildCache.open(undefined);
 const started = performance.now();
-const insights = await computeInsights(dataset, "https://bench.example");
+const context = { names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }) };
+const months = await planMonths(source, baseUrl, context, cache);
+await figureMonths(months, context, cache);
+const head = published(source, months, baseUrl);
+const insights = insightsOf(months, head, baseUrl);
+const bytes = Buffer.byteLength(toJson(insights));
 const ms = Math.round(performance.now() - started);
 console.log(JSON.stringify({
   ms,
-  reviews: dataset.reviews.length,
+  reviews: head.aggregate_rating.review_count,
   mentions: insights.aspects.reduce((n, a) => n + a.total, 0),
-  bytes: Buffer.byteLength(JSON.stringify(insights)),
+  bytes,
   max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
 }));

@@ -1,16 +1,18 @@
 /**
  * The build: validate DATA_DIR, compute the datasets, render them into a fresh folder, then swap
  * it in for DIST_DIR. Until the last step nothing under DIST_DIR is touched, so a failed build
- * leaves the previous dist/ whole. With a cache (BUILD_CACHE_DIR, build/cache.ts) the texts
- * judged before are not judged again, unchanged files are not compressed again, and the previous
- * dist/'s review pages are moved over in that last step, with only the changed ones written.
+ * leaves the previous dist/ whole. The reviews are computed month by month (build/months.ts); with
+ * a cache (BUILD_CACHE_DIR, build/cache.ts) a month whose reviews did not change is read back,
+ * unchanged files are not compressed again, and the previous dist/'s review pages are moved over
+ * in that last step, with only the changed ones written.
  */
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
-import { toDataset } from "./dataset.ts";
-import { toFeed } from "../core/feed.ts";
-import { computeInsights } from "./insights.ts";
+import { published } from "./dataset.ts";
+import { FEED_SIZE, toFeed } from "../core/feed.ts";
+import { figureMonths, insightsOf, newest, planMonths } from "./months.ts";
+import { topicNames } from "./topics.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
@@ -32,8 +34,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);
-  const dataset = toDataset(source, baseUrl);
-  const feed = toFeed(dataset, baseUrl);
+  const context = { names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }) };
+  const months = await planMonths(source, baseUrl, context, cache);
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
   let pages: ReviewPages | undefined;
@@ -41,28 +43,32 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   await mkdir(staging, { recursive: true });
   try {
     progress("computing insights and writing a page per review");
-    // The files that need no insight are written first, and compressed on libuv's threads while
-    // the rest goes on (started after the insights, they were compressed at the end). The
-    // analysis, the topics and the review pages then run on worker threads. The manifest leaves
-    // the pages out: the sidecar reads a review's page from disk (routes/static.get.ts).
+    // The months' texts are judged on worker threads while this thread writes the files that
+    // need no insight (compressed on libuv's threads while the rest goes on) and the review
+    // pages are written on another worker. The manifest leaves the pages out: the sidecar reads
+    // a review's page from disk (routes/static.get.ts).
+    const figuring = figureMonths(months, context, cache);
+    // Awaited below; a build stopped before then must not die of an unhandled rejection.
+    figuring.catch(() => {});
     const manifest = new ManifestWriter(staging, cache);
-    await writeReviewsJson(join(staging, "reviews.json"), dataset);
+    const head = published(source, months, baseUrl);
+    await writeReviewsJson(join(staging, "reviews.json"), head, months.map((m) => m.part.json));
     manifest.start("reviews.json");
-    await writeSitemap(staging, dataset, baseUrl);
+    await writeSitemap(staging, head.updated, months, baseUrl);
     manifest.start("sitemap.xml");
-    const analysing = computeInsights(dataset, baseUrl, cache);
-    pages = await ReviewPages.plan(distDir, dataset, source.lineHashes, feed, baseUrl, cache);
+    const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);
+    pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
     if (!pages.carried) await pages.writeAll(staging);
-    const insights = await analysing;
+    await figuring;
+    const insights = insightsOf(months, head, baseUrl);
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
     await writeFile(join(staging, "insights.json"), checkedJson("insights.json", InsightsSchema, insights));
     manifest.start("insights.json");
     progress("rendering");
-    const { reviews, ...rest } = dataset;
     await renderSite(staging, {
       baseUrl,
       openapiUrl: `${baseUrl}/.well-known/openapi.json`,
-      dataset: rest,
+      dataset: head,
       feed,
       insights,
     });
@@ -70,15 +76,15 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     progress("hashing and compressing");
     const written = await manifest.write({
       baseUrl,
-      updated: dataset.updated,
-      withdrawn: dataset.withdrawn,
+      updated: head.updated,
+      withdrawn: head.withdrawn,
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
     });
     progress("replacing the previous dist/");
     if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
     await pages.remember(distDir);
-    return { manifest: written, reviews: dataset.reviews.length, withdrawn: dataset.withdrawn.length };
+    return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length };
   } catch (error) {
     await pages?.giveBack(staging, distDir);
     await rm(staging, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 /**
  * The build's cache between runs (BUILD_CACHE_DIR): what a build computed, keyed by its input and
- * by the code that computed it, so that the next build redoes only what changed. It holds each
- * review text's aspect mentions, the schema's verdict on each line, each review page's key, and
- * the compressed copies of each file.
+ * by the code that computed it, so that the next build redoes only what changed.
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
+ * It holds each month's part (build/months.ts) and its texts' mentions, the schema's verdict on
+ * each line, which month parts the previous dist/'s review pages show, and the compressed copies.
  */
 import { hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -28,6 +28,11 @@ export const CODE_FOLDERS = ["build", "core", "site"];
 export const SOURCES = {
   /** Each text's aspect mentions; the model's weights are a file in the folder, read at run time. */
   analysis: ["build/sentiment", "build/threads.ts"],
+  /**
+   * A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and
+   * their figures (entry: build/months.ts).
+   */
+  months: ["build/months.ts", "build/dataset.ts", "build/insights.ts", "build/faq.ts", "build/summary.ts", "build/topics.ts", "build/sentiment", "build/threads.ts", "core/dataset.ts", "core/json.ts", "core/urls.ts"],
   /** Whether a line is a valid review as it stands (entry: build/load.ts). */
   verbatim: ["build/load.ts", "build/problems.ts", "core/schema/records.ts"],
   /**
@@ -74,7 +79,7 @@ export class BuildCache {
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    const none = new BuildCache(undefined, { analysis: "", verbatim: "", pages: "", compression: "" });
+    const none = new BuildCache(undefined, { analysis: "", months: "", verbatim: "", pages: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
@@ -103,6 +108,14 @@ export class BuildCache {
     const written = replaceWhole(join(this.dir, part), (temporary) => writeFile(temporary, bytes));
     this.writing.push(written);
     return written;
+  }
+
+  /** Remove the parts whose names match `pattern` but are not in `keep` (months no longer published). */
+  async prune(pattern: RegExp, keep: ReadonlySet<string>): Promise<void> {
+    if (!this.dir) return;
+    for (const name of await readdir(this.dir).catch(() => [])) {
+      if (pattern.test(name) && !keep.has(name)) await rm(join(this.dir, name), { force: true }).catch(() => {});
+    }
   }
 
   /** Every part this build started keeping, written (or given up on). */

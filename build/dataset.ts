@@ -1,28 +1,35 @@
 /**
- * From validated source records to the public reviews dataset: withdrawn reviews out, permalinks
- * in, newest first, aggregate rating and change times computed from the data alone.
+ * From validated source records to the public dataset: withdrawn reviews out, permalinks in,
+ * aggregate rating and change times computed from the data alone. The published reviews
+ * themselves are made month by month (build/months.ts), newest first.
  */
-import type { PublicBusiness, PublicReview, Withdrawal } from "../core/schema/public.ts";
+import type { AggregateRating, PublicBusiness, PublicReview, Withdrawal } from "../core/schema/public.ts";
 import type { Review } from "../core/schema/records.ts";
-import { aggregateRating, changedAt, compare, latest, newestFirst, type Dataset } from "../core/dataset.ts";
+import { aggregateOfCounts, compare, latest } from "../core/dataset.ts";
 import { reviewUrl } from "../core/urls.ts";
 import type { SourceData } from "./load.ts";
 
-export function toDataset(source: SourceData, baseUrl: string): Dataset {
-  const published: PublicReview[] = [];
-  const withdrawn: Withdrawal[] = [];
-  for (const review of source.reviews) {
-    if (review.withdrawn) withdrawn.push({ id: review.id, at: review.withdrawn.at });
-    else published.push(toPublicReview(review, baseUrl));
-  }
-  published.sort(newestFirst);
-  withdrawn.sort((a, b) => (a.at === b.at ? compare(a.id, b.id) : compare(a.at, b.at)));
-  const business = toPublicBusiness(source, baseUrl);
-  const updated = latest([business.updated, ...withdrawn.map((w) => w.at), ...published.map(changedAt)]);
-  return { business, aggregate_rating: aggregateRating(published), updated, reviews: published, withdrawn };
+/** What is published besides the reviews: the business, the aggregate rating, the last change and the withdrawals. */
+export interface Published {
+  business: PublicBusiness;
+  aggregate_rating: AggregateRating;
+  updated: string;
+  withdrawn: Withdrawal[];
 }
 
-function toPublicReview(review: Review, baseUrl: string): PublicReview {
+/** The published dataset's head, from the source and its months' parts (build/months.ts's MonthPart). */
+export function published(source: SourceData, months: readonly { part: { ratings: Uint8Array; updated: string } }[], baseUrl: string): Published {
+  const withdrawn: Withdrawal[] = [];
+  for (const review of source.reviews) if (review.withdrawn) withdrawn.push({ id: review.id, at: review.withdrawn.at });
+  withdrawn.sort((a, b) => (a.at === b.at ? compare(a.id, b.id) : compare(a.at, b.at)));
+  const business = toPublicBusiness(source, baseUrl);
+  const counts = [0, 0, 0, 0, 0];
+  for (const { part } of months) for (const rating of part.ratings) counts[rating - 1]!++;
+  const updated = latest([business.updated, ...withdrawn.map((w) => w.at), ...months.map((m) => m.part.updated)]);
+  return { business, aggregate_rating: aggregateOfCounts(counts), updated, withdrawn };
+}
+
+export function toPublicReview(review: Review, baseUrl: string): PublicReview {
   const { withdrawn: _, ...rest } = review;
   // Fixed member order, so that the same data always gives the same bytes.
   return {

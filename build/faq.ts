@@ -5,13 +5,13 @@
  * good than bad about the aspect, unhappy when more bad than good.
  */
 import type { PublicReview } from "../core/schema/public.ts";
-import type { InsightsDataset } from "../core/schema/insights.ts";
+import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
+import { JsonList } from "../core/json.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 
-type AspectFigures = InsightsDataset["aspects"][number];
-type EntityFigures = InsightsDataset["entities"]["technicians"][number];
+type EntityFigures = InsightsWith<JsonList>["entities"]["technicians"][number];
 type Quote = NonNullable<InsightsDataset["faq"][number]["quotes"]>[number];
-type FaqEntry = InsightsDataset["faq"][number];
+type FaqEntry = InsightsWith<JsonList>["faq"][number];
 
 /**
  * The `n` items the model is surest of, newest first among equals (`order`: 0 is the newest),
@@ -51,6 +51,61 @@ export interface Analysed {
   mentions: Mention[];
 }
 
+/** One customer's words: the mention the model is surest of, with the clause it quotes. */
+export interface Surest {
+  margin: number;
+  quote: Quote;
+}
+
+/** What some reviews (a month's) say to one aspect's question. */
+export interface FaqPart {
+  happy: number;
+  unhappy: number;
+  /** The reviews that raise the aspect as a question or a worry, as JSON text. */
+  raised: { json: string; count: number };
+  /** The surest praise of a happy customer and complaint of an unhappy one, the first among equals. */
+  quotes: [Surest | null, Surest | null];
+}
+
+/**
+ * Each aspect's part of the FAQ (in ASPECTS' order) from reviews with their mentions, newest
+ * first. A customer counts once per question: happy when their review says more good than bad
+ * about the aspect, unhappy when more bad than good.
+ */
+export function faqParts(analysed: readonly Analysed[]): FaqPart[] {
+  const parts = ASPECTS.map(() => ({ happy: 0, unhappy: 0, raised: [] as string[], quotes: [null, null] as [Surest | null, Surest | null] }));
+  const index = new Map(ASPECTS.map((d, i) => [d.id, i]));
+  for (const { review, mentions: ms } of analysed) {
+    // A review has a few mentions: grouped by looking back, without a Map per review.
+    ms.forEach((m, i) => {
+      if (ms.findIndex((x) => x.aspect === m.aspect) !== i) return;
+      const own = ms.length === 1 ? ms : ms.filter((x) => x.aspect === m.aspect);
+      const part = parts[index.get(m.aspect)!]!;
+      let balance = 0;
+      let concern = false;
+      for (const o of own) {
+        balance += o.polarity === "positive" ? 1 : o.polarity === "negative" ? -1 : 0;
+        concern ||= CONCERN.test(review.text.slice(o.quote.from, o.quote.to));
+      }
+      if (balance !== 0) {
+        // One happy and one unhappy customer speak for the others: the clearest of their words.
+        const polarity = balance > 0 ? "positive" : "negative";
+        const side = balance > 0 ? 0 : 1;
+        if (balance > 0) part.happy++;
+        else part.unhappy++;
+        for (const o of own) {
+          const best = part.quotes[side];
+          if (o.polarity === polarity && (!best || o.margin > best.margin)) {
+            part.quotes[side] = { margin: o.margin, quote: { review_id: review.id, polarity, from: o.quote.from, to: o.quote.to, quote: review.text.slice(o.quote.from, o.quote.to) } };
+          }
+        }
+      }
+      if (concern) part.raised.push(review.id);
+    });
+  }
+  return parts.map((p) => ({ ...p, raised: { json: p.raised.map((id) => JSON.stringify(id)).join(","), count: p.raised.length } }));
+}
+
 /** "Yes" to "Mostly no", from the share of customers with a verdict who were happy. */
 export function verdict(happy: number, unhappy: number): string {
   const share = happy / (happy + unhappy);
@@ -59,66 +114,47 @@ export function verdict(happy: number, unhappy: number): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function faq(aspects: AspectFigures[], technicians: EntityFigures[], analysed: Analysed[]): FaqEntry[] {
+/** An aspect as the FAQ reads it: its figures, the reviews that mention it, and each month's part (newest first). */
+export interface AspectQuestion {
+  id: string;
+  mentioning: JsonList;
+  parts: readonly FaqPart[];
+}
+
+export function faq(aspects: readonly AspectQuestion[], technicians: readonly EntityFigures[]): FaqEntry[] {
   const entries: FaqEntry[] = [];
-  // Each review's mentions of each aspect, in one pass (reviews stay newest first).
-  const byAspect = new Map<string, { item: Analysed; own: Mention[] }[]>();
-  for (const item of analysed) {
-    // A review has a few mentions: grouped by looking back, without a Map per review.
-    const ms = item.mentions;
-    ms.forEach((m, i) => {
-      if (ms.findIndex((x) => x.aspect === m.aspect) !== i) return;
-      const entry = { item, own: ms.length === 1 ? ms : ms.filter((x) => x.aspect === m.aspect) };
-      const group = byAspect.get(m.aspect);
-      if (group) group.push(entry);
-      else byAspect.set(m.aspect, [entry]);
-    });
-  }
   for (const a of aspects) {
     const definition = ASPECTS.find((d) => d.id === a.id)!;
-    const happy: { item: Analysed; own: Mention[] }[] = [];
-    const unhappy: { item: Analysed; own: Mention[] }[] = [];
-    const raised: string[] = [];
-    const mentioning: string[] = [];
-    for (const entry of byAspect.get(a.id) ?? []) {
-      const { item, own } = entry;
-      mentioning.push(item.review.id);
-      let balance = 0;
-      let concern = false;
-      for (const m of own) {
-        balance += m.polarity === "positive" ? 1 : m.polarity === "negative" ? -1 : 0;
-        concern ||= CONCERN.test(item.review.text.slice(m.quote.from, m.quote.to));
-      }
-      if (balance > 0) happy.push(entry);
-      else if (balance < 0) unhappy.push(entry);
-      if (concern) raised.push(item.review.id);
+    let happy = 0;
+    let unhappy = 0;
+    const quotes: [Surest | null, Surest | null] = [null, null];
+    for (const part of a.parts) {
+      happy += part.happy;
+      unhappy += part.unhappy;
+      // Months are newest first: a later month's quote wins only when the model is surer of it.
+      part.quotes.forEach((q, side) => {
+        if (q && (!quotes[side] || q.margin > quotes[side]!.margin)) quotes[side] = q;
+      });
     }
-    if (happy.length + unhappy.length < ENOUGH) continue;
-    // One happy and one unhappy customer speak for the others: the clearest of their words, the
-    // model's surest (reviews are newest first, so the first is the newest among equals).
-    const quoteOf = (items: { item: Analysed; own: Mention[] }[], polarity: "positive" | "negative"): Quote | undefined => {
-      let best: { item: Analysed; m: Mention } | undefined;
-      for (const { item, own } of items) for (const m of own) if (m.polarity === polarity && (!best || m.margin > best.m.margin)) best = { item, m };
-      if (!best) return undefined;
-      const { item, m } = best;
-      return { review_id: item.review.id, polarity, from: m.quote.from, to: m.quote.to, quote: item.review.text.slice(m.quote.from, m.quote.to) };
-    };
-    const quotes = [quoteOf(happy, "positive"), quoteOf(unhappy, "negative")].filter((q): q is Quote => q !== undefined);
-    const others = mentioning.length - happy.length - unhappy.length;
+    if (happy + unhappy < ENOUGH) continue;
+    const raised = JsonList.fromParts(a.parts.map((p) => p.raised));
+    const mentioning = a.mentioning.length;
+    const said = quotes.filter((q): q is Surest => q !== null).map((q) => q.quote);
+    const others = mentioning - happy - unhappy;
     const answer =
-      `${verdict(happy.length, unhappy.length)}: of ${plural(mentioning.length, "customer", "customers")} who mention ${definition.subject}, ` +
-      `${happy.length} ${happy.length === 1 ? "was" : "were"} happy with it and ${unhappy.length} ${unhappy.length === 1 ? "was" : "were"} not` +
+      `${verdict(happy, unhappy)}: of ${plural(mentioning, "customer", "customers")} who mention ${definition.subject}, ` +
+      `${happy} ${happy === 1 ? "was" : "were"} happy with it and ${unhappy} ${unhappy === 1 ? "was" : "were"} not` +
       (others ? `; ${others} mention it without saying either.` : ".") +
       (raised.length ? ` ${plural(raised.length, "review raises", "reviews raise")} it as a question or a worry first.` : "") +
-      quotes.map((q) => ` ${q.polarity === "positive" ? "One says" : "Another says"}: “${q.quote.trim()}”`).join("");
+      said.map((q) => ` ${q.polarity === "positive" ? "One says" : "Another says"}: “${q.quote.trim()}”`).join("");
     entries.push({
       question: definition.question,
       aspect: a.id,
       answer,
-      customers: { mentioning: mentioning.length, happy: happy.length, unhappy: unhappy.length },
-      quotes,
+      customers: { mentioning, happy, unhappy },
+      quotes: said,
       raised_by: raised,
-      evidence: { review_ids: mentioning },
+      evidence: { review_ids: a.mentioning },
     });
   }
   entries.sort((x, y) => y.raised_by.length - x.raised_by.length || y.evidence.review_ids.length - x.evidence.review_ids.length || (x.aspect! < y.aspect! ? -1 : 1));
@@ -129,7 +165,7 @@ export function faq(aspects: AspectFigures[], technicians: EntityFigures[], anal
       question: "Which technician do customers rate highest?",
       aspect: null,
       answer: `${best.name}: an average of ${best.average_rating} out of 5 over ${best.review_count} reviews (among technicians with at least ${ENOUGH} reviews).`,
-      raised_by: [],
+      raised_by: JsonList.of([]),
       evidence: { review_ids: best.review_ids, ...(best.reviews_url && { reviews_url: best.reviews_url }) },
     });
   }

@@ -2,37 +2,29 @@
  * insights.json: what customers say, computed from the published reviews at build time. Every
  * figure cites the reviews it is computed from (their ids), and every aspect mention its quote, so
  * that anyone can recompute it; nothing here is written by hand.
+ *
+ * It is computed in two steps. Each month's reviews give their part (`monthFigures`): counts, and
+ * the long lists (mentions, review ids) as JSON text. The parts, newest month first, are then put
+ * together (`mergeInsights`). A build with a cache computes only the months whose reviews changed
+ * (build/months.ts); what the parts are put together into is the same either way.
  */
-import type { PublicReview, RatingCounts } from "../core/schema/public.ts";
-import { aggregateRating, quarterOf, round2, type Dataset } from "../core/dataset.ts";
+import type { AggregateRating, PublicBusiness, PublicReview } from "../core/schema/public.ts";
+import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
+import { aggregateOfCounts, quarterOf, round2 } from "../core/dataset.ts";
+import { JsonList } from "../core/json.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
-import { mentionsOfAll } from "./sentiment/parallel.ts";
-import type { BuildCache } from "./cache.ts";
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
-import { clearest, faq, type Analysed } from "./faq.ts";
-import { summarise } from "./summary.ts";
-import { findTopics, type Topic } from "./topics.ts";
-import { inWorker, WORTH_A_THREAD } from "./threads.ts";
+import { clearest, faq, faqParts, type FaqPart } from "./faq.ts";
+import { BILLING, byQuarter, summarise } from "./summary.ts";
+import { findTopics, type Phrases } from "./topics.ts";
 
-export interface Evidence {
-  review_ids: string[];
-  /** A search that returns exactly these reviews, where the API has one. */
-  reviews_url?: string;
-}
-
-export interface PolarityCounts {
-  positive: number;
-  negative: number;
-  neutral: number;
-  total: number;
-}
-
-export interface AspectProfile extends PolarityCounts {
-  id: string;
-  /** (positive − negative) / total, from −1 to 1; null with no mentions. */
-  score: number | null;
-}
+/** insights.json as written. */
+export type Insights = InsightsDataset;
+/** insights.json in memory: its long lists as JSON text (write it with core/json.ts's toJson). */
+export type Figures = InsightsWith<JsonList>;
+export type AspectFigures = Insights["aspects"][number];
+export type EntityFigures = Insights["entities"]["technicians"][number];
 
 /** One mention: the review, the judgement, and where the quoted clause sits in the review's text. */
 export interface MentionRef {
@@ -42,190 +34,222 @@ export interface MentionRef {
   to: number;
 }
 
-export interface Quote extends MentionRef {
-  /** The review's text from `from` to `to`. */
-  quote: string;
-}
-
 /** Quotes shown with an aspect: the clearest of each polarity. */
 const HIGHLIGHTS = 3;
 
-export interface EntityFigures {
-  id: string;
-  name: string;
-  review_count: number;
-  average_rating: number;
-  rating_counts: RatingCounts;
-  first_review_date: string | null;
-  last_review_date: string | null;
-  aspects: AspectProfile[];
-  review_ids: string[];
-  reviews_url?: string;
+/** A list as JSON text: its items' JSON joined by commas, and how many there are. */
+export interface Part {
+  json: string;
+  count: number;
 }
 
-export interface AspectFigures extends PolarityCounts {
-  id: string;
-  name: string;
-  score: number | null;
-  /** Distinct reviews with at least one mention. */
-  review_count: number;
-  trend: ({ quarter: string } & PolarityCounts & { score: number | null })[];
+const part = (items: readonly unknown[]): Part => ({ json: items.map((item) => JSON.stringify(item)).join(","), count: items.length });
+
+/** One of a month's clearest quotes of an aspect; `order` counts the aspect's mentions in the month. */
+interface Said {
+  ref: MentionRef;
+  margin: number;
+  order: number;
+  quote: string;
+}
+
+/** What a month's reviews say of one aspect. */
+interface AspectPart {
+  /** Mentions by polarity, in POLARITIES' order. */
+  counts: number[];
   /** Every mention, newest review first. */
-  evidence: MentionRef[];
-  /** The clearest quotes of each polarity, with their text. */
-  highlights: Quote[];
+  evidence: Part;
+  /** The reviews with at least one mention. */
+  reviews: Part;
+  /** The month's clearest quotes of each polarity. */
+  highlights: Said[][];
+  faq: FaqPart;
 }
 
-/** A review with its mentions, each also as aspect × 3 + polarity (in POLARITIES' order). */
-interface Coded extends Analysed {
-  codes: number[];
+/** What a month's reviews say of one technician, service or town. */
+interface EntityPart {
+  count: number;
+  /** Reviews by stars, 1 to 5. */
+  ratingCounts: number[];
+  newest: string;
+  oldest: string;
+  /** Mentions by aspect and polarity (aspect × 3 + polarity). */
+  aspects: Int32Array;
+  ids: Part;
 }
 
-export interface SummarySentence {
-  text: string;
-  evidence: Evidence;
+/** A month's part of the insights. Plain data (no class), so that the cache can keep it. */
+export interface MonthFigures {
+  quarter: string;
+  count: number;
+  /** Reviews by stars, 1 to 5. */
+  ratingCounts: number[];
+  ids: Part;
+  positive: Part;
+  withTechnicians: Part & { sum: number };
+  billing: Part;
+  aspects: AspectPart[];
+  entities: Record<"technicians" | "services" | "service_areas", Record<string, EntityPart>>;
+  phrases: Phrases;
 }
 
-
-export async function computeInsights(dataset: Dataset, baseUrl: string, cache?: BuildCache) {
-  // The topics need no mention: they are found while the texts are read.
-  const reading = mentionsOfAll(dataset.reviews.map((r) => r.text), cache);
-  const { business } = dataset;
-  const names = [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
-    .flatMap((n) => n.toLowerCase().split(/\s+/));
-  const options = { names, services: business.services.map((s) => s.name) };
-  // Many reviews: the topics on another core too, so that this thread is free for the figures.
-  const topics =
-    dataset.reviews.length < WORTH_A_THREAD
-      ? findTopics(dataset.reviews, options)
-      : inWorker<Topic[]>(new URL("./topics.ts", import.meta.url), "findTopics", dataset.reviews.map(({ id, text, rating }) => ({ id, text, rating })), options);
-  // Awaited at the end; a build stopped before then must not die of an unhandled rejection.
-  Promise.resolve(topics).catch(() => {});
-  const found = await reading;
-  // Each mention's aspect and polarity as one small number too, for the entities' counts.
+/** The part of a month's reviews (newest first), given each review's mentions and their phrases (topics.ts). */
+export function monthFigures(reviews: readonly PublicReview[], found: readonly Mention[][], phrases: Phrases): MonthFigures {
   const aspectIndex = new Map(ASPECTS.map((d, i) => [d.id, i]));
-  const analysed: Coded[] = dataset.reviews.map((review, i) => ({
-    review,
-    mentions: found[i]!,
-    codes: found[i]!.map((m) => aspectIndex.get(m.aspect)! * 3 + POLARITIES.indexOf(m.polarity)),
-  }));
-  const search = (query: string) => searchUrl(baseUrl, query);
-  // Each review's quarter, worked out once: the aspects' trends ask it of every mention.
-  const quarterOfReview = dataset.reviews.map((r) => quarterOf(r.date));
+  const ratingCounts = [0, 0, 0, 0, 0];
+  for (const r of reviews) ratingCounts[r.rating - 1]!++;
+  const withTechnicians = reviews.filter((r) => r.technicians.length > 0);
   // Every mention under its aspect, in one pass: newest review first. `order` counts within the
-  // aspect, so that the clearest quotes are the newest among equals. The trend is counted here,
-  // and the distinct reviews (a review's mentions come together).
-  type Said = { ref: MentionRef; margin: number; text: string; order: number };
-  const byAspect = new Map(
-    ASPECTS.map((d) => [d.id, { all: [] as MentionRef[], positive: [] as Said[], negative: [] as Said[], neutral: [] as Said[], reviews: 0, last: -1, trend: new Map<string, Record<Polarity, number>>() }]),
-  );
-  analysed.forEach(({ review, mentions: list }, index) => {
-    for (const m of list) {
-      const group = byAspect.get(m.aspect)!;
+  // aspect, so that the clearest quotes are the newest among equals.
+  type Candidate = { ref: MentionRef; margin: number; text: string; order: number };
+  const groups = ASPECTS.map(() => ({ all: [] as MentionRef[], said: POLARITIES.map(() => [] as Candidate[]), reviews: [] as string[], counts: [0, 0, 0] }));
+  const billing: string[] = [];
+  const entities: MonthFigures["entities"] = { technicians: {}, services: {}, service_areas: {} };
+  const addTo = (kind: keyof MonthFigures["entities"], id: string, review: PublicReview, codes: number[]) => {
+    const e = (entities[kind][id] ??= { count: 0, ratingCounts: [0, 0, 0, 0, 0], newest: review.date, oldest: review.date, aspects: new Int32Array(ASPECTS.length * 3), ids: { json: "", count: 0 } });
+    e.count++;
+    e.ratingCounts[review.rating - 1]!++;
+    e.oldest = review.date;
+    for (const code of codes) e.aspects[code]!++;
+    e.ids.json += `${e.ids.count++ ? "," : ""}${JSON.stringify(review.id)}`;
+  };
+  reviews.forEach((review, index) => {
+    const codes: number[] = [];
+    let billed = false;
+    for (const m of found[index]!) {
+      const a = aspectIndex.get(m.aspect)!;
+      const p = POLARITIES.indexOf(m.polarity);
+      const group = groups[a]!;
       const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
-      group[m.polarity].push({ ref, margin: m.margin, text: review.text, order: group.all.length });
+      group.said[p]!.push({ ref, margin: m.margin, text: review.text, order: group.all.length });
       group.all.push(ref);
-      if (group.last !== index) {
-        group.last = index;
-        group.reviews++;
-      }
-      const quarter = quarterOfReview[index]!;
-      let counts = group.trend.get(quarter);
-      if (!counts) group.trend.set(quarter, (counts = { positive: 0, negative: 0, neutral: 0 }));
-      counts[m.polarity]++;
+      group.counts[p]!++;
+      if (group.reviews.at(-1) !== review.id) group.reviews.push(review.id);
+      codes.push(a * 3 + p);
+      billed ||= m.aspect === "price" && m.polarity === "negative" && BILLING.test(review.text.slice(m.quote.from, m.quote.to));
     }
+    if (billed) billing.push(review.id);
+    // Each entity's reviews, a review counting once per entity.
+    for (const id of new Set(review.technicians)) addTo("technicians", id, review, codes);
+    for (const id of new Set(review.services)) addTo("services", id, review, codes);
+    addTo("service_areas", review.service_area, review, codes);
   });
-  const aspects = ASPECTS.map((definition): AspectFigures => {
-    const group = byAspect.get(definition.id)!;
-    const quotes = group.all;
-    // The clearest quotes of each polarity (the model's surest), newest first among equals.
-    const highlights = POLARITIES.flatMap((p) =>
-      clearest(group[p], HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map((x) => ({ ...x.ref, quote: x.text.slice(x.ref.from, x.ref.to) })),
-    );
+  const questions = faqParts(reviews.map((review, i) => ({ review, mentions: found[i] as Mention[] })));
+  return {
+    quarter: quarterOf(reviews[0]!.date),
+    count: reviews.length,
+    ratingCounts,
+    ids: part(reviews.map((r) => r.id)),
+    positive: part(reviews.filter((r) => r.rating >= 4).map((r) => r.id)),
+    withTechnicians: { ...part(withTechnicians.map((r) => r.id)), sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0) },
+    billing: part(billing),
+    aspects: groups.map((group, a) => ({
+      counts: group.counts,
+      evidence: part(group.all),
+      reviews: part(group.reviews),
+      // The clearest quotes of each polarity (the model's surest), newest first among equals.
+      highlights: group.said.map((candidates) =>
+        clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
+      ),
+      faq: questions[a]!,
+    })),
+    entities,
+    phrases,
+  };
+}
+
+/** What the months' parts are put together with. */
+export interface MergeContext {
+  baseUrl: string;
+  business: PublicBusiness;
+  overall: AggregateRating;
+  updated: string;
+  /** Each month's reviews' ids and stars, newest first, in the months' order. */
+  reviews: readonly { ids: readonly string[]; ratings: ArrayLike<number> }[];
+}
+
+/** The insights from each month's part, newest month first. */
+export function mergeInsights(months: readonly MonthFigures[], { baseUrl, business, overall, updated, reviews }: MergeContext): Figures {
+  const search = (query: string) => searchUrl(baseUrl, query);
+  const count = months.reduce((n, m) => n + m.count, 0);
+  const aspects = ASPECTS.map((definition, a) => {
+    const parts = months.map((m) => m.aspects[a]!);
+    const counts = [0, 0, 0];
+    const trend = new Map<string, number[]>();
+    for (const [i, p] of parts.entries()) {
+      if (p.evidence.count === 0) continue;
+      const quarter = trend.get(months[i]!.quarter) ?? trend.set(months[i]!.quarter, [0, 0, 0]).get(months[i]!.quarter)!;
+      p.counts.forEach((n, k) => {
+        counts[k]! += n;
+        quarter[k]! += n;
+      });
+    }
+    // The months' clearest quotes, each month's order counted on from the newer months' mentions.
+    let offset = 0;
+    const said = POLARITIES.map(() => [] as Said[]);
+    for (const p of parts) {
+      p.highlights.forEach((list, k) => said[k]!.push(...list.map((s) => ({ ...s, order: s.order + offset }))));
+      offset += p.evidence.count;
+    }
     return {
-      id: definition.id,
-      name: definition.name,
-      ...profile(quotes),
-      review_count: group.reviews,
-      trend: [...group.trend].sort(([a], [b]) => (a < b ? -1 : 1)).map(([quarter, counts]) => ({ quarter, ...counted(counts) })),
-      evidence: quotes,
-      highlights,
+      figures: {
+        id: definition.id,
+        name: definition.name,
+        ...counted(counts),
+        review_count: parts.reduce((n, p) => n + p.reviews.count, 0),
+        trend: [...trend].sort(([x], [y]) => (x < y ? -1 : 1)).map(([quarter, c]) => ({ quarter, ...counted(c) })),
+        evidence: JsonList.fromParts(parts.map((p) => p.evidence)),
+        highlights: said.flatMap((list) => clearest(list, HIGHLIGHTS, (s) => s.quote).map((s) => ({ ...s.ref, quote: s.quote }))),
+      },
+      reviews: JsonList.fromParts(parts.map((p) => p.reviews)),
+      faq: parts.map((p) => p.faq),
     };
   });
-  // Each entity's reviews, newest first, grouped in one pass (a review counts once per entity).
-  const of = { technicians: new Map<string, Coded[]>(), services: new Map<string, Coded[]>(), service_areas: new Map<string, Coded[]>() };
-  for (const a of analysed) {
-    for (const id of new Set(a.review.technicians)) pushTo(of.technicians, id, a);
-    for (const id of new Set(a.review.services)) pushTo(of.services, id, a);
-    pushTo(of.service_areas, a.review.service_area, a);
-  }
+  const entity = (kind: keyof MonthFigures["entities"], e: { id: string; name: string }, reviewsUrl?: string) => {
+    const parts = months.map((m) => m.entities[kind][e.id]).filter((p): p is EntityPart => p !== undefined);
+    const ratingCounts = [0, 0, 0, 0, 0];
+    const counts = new Int32Array(ASPECTS.length * 3);
+    for (const p of parts) {
+      p.ratingCounts.forEach((n, k) => (ratingCounts[k]! += n));
+      p.aspects.forEach((n, k) => (counts[k]! += n));
+    }
+    const agg = aggregateOfCounts(ratingCounts);
+    return {
+      id: e.id,
+      name: e.name,
+      review_count: agg.review_count,
+      average_rating: agg.rating_value,
+      rating_counts: agg.rating_counts,
+      // Months are newest first.
+      first_review_date: parts.at(-1)?.oldest ?? null,
+      last_review_date: parts[0]?.newest ?? null,
+      aspects: ASPECTS.map((d, i) => ({ id: d.id, ...counted([counts[i * 3]!, counts[i * 3 + 1]!, counts[i * 3 + 2]!]) })).filter((p) => p.total > 0),
+      review_ids: JsonList.fromParts(parts.map((p) => p.ids)),
+      ...(reviewsUrl && { reviews_url: reviewsUrl }),
+    };
+  };
   const entities = {
-    technicians: business.technicians.map((t) => figures(t, of.technicians.get(t.id) ?? [], search(`mentions_technician=${t.id}`))),
-    services: business.services.map((s) => figures(s, of.services.get(s.id) ?? [], search(`mentions_service=${s.id}`))),
-    service_areas: business.service_areas.map((a) => figures(a, of.service_areas.get(a.id) ?? [])),
+    technicians: business.technicians.map((t) => entity("technicians", t, search(`mentions_technician=${t.id}`))),
+    services: business.services.map((s) => entity("services", s, search(`mentions_service=${s.id}`))),
+    service_areas: business.service_areas.map((a) => entity("service_areas", a)),
   };
-  const overall = dataset.aggregate_rating;
-  const quarters = byQuarter(dataset.reviews, (_, i) => quarterOfReview[i]!);
   return {
-    generated_from: { review_count: dataset.reviews.length, updated: dataset.updated },
+    generated_from: { review_count: count, updated },
     method: `${baseUrl}/about/#insights`,
-    overview: { ...overall, by_quarter: quarters.map(([quarter, list]) => ({ quarter, ...rating(list) })) },
-    aspects,
+    overview: { ...overall, by_quarter: byQuarter(months).map((q) => ({ quarter: q.quarter, review_count: q.count, average_rating: round2(q.sum / q.count) })) },
+    aspects: aspects.map((a) => a.figures),
     entities,
-    topics: await topics,
-    faq: faq(aspects, entities.technicians, analysed),
-    summary: { sentences: summarise({ name: business.name, reviews: dataset.reviews, overall, quarters, aspects, entities, search }) },
+    topics: findTopics(
+      months.map((m, i) => ({ phrases: m.phrases, ...reviews[i]! })),
+      { services: business.services.map((s) => s.name) },
+    ),
+    faq: faq(aspects.map((a) => ({ id: a.figures.id, mentioning: a.reviews, parts: a.faq })), entities.technicians),
+    summary: { sentences: summarise({ name: business.name, overall, months, aspects: aspects.map((a) => ({ ...a.figures, reviews: a.reviews })), entities, search }) },
   };
 }
 
-export type Insights = Awaited<ReturnType<typeof computeInsights>>;
-
-function profile(list: readonly { polarity: Polarity }[]): PolarityCounts & { score: number | null } {
-  const counts = { positive: 0, negative: 0, neutral: 0 };
-  for (const m of list) counts[m.polarity]++;
-  return counted(counts);
-}
-
-/** Counts of each polarity, with their total and score. */
-function counted({ positive, negative, neutral }: Record<Polarity, number>): PolarityCounts & { score: number | null } {
-  const total = positive + negative + neutral;
-  return { positive, negative, neutral, total, score: total ? round2((positive - negative) / total) : null };
-}
-
-function rating(list: readonly { rating: number }[]) {
-  const { review_count, rating_value } = aggregateRating(list);
-  return { review_count, average_rating: rating_value };
-}
-
-function figures(e: { id: string; name: string }, reviews: Coded[], reviewsUrl?: string): EntityFigures {
-  const agg = aggregateRating(reviews.map((a) => a.review));
-  // Counted, not listed: an entity's reviews hold most of the 200,000 mentions at 100k reviews.
-  const counts = new Int32Array(ASPECTS.length * 3);
-  for (const a of reviews) for (const code of a.codes) counts[code]!++;
-  const aspects = ASPECTS.map((d, i) => ({ id: d.id, ...counted({ positive: counts[i * 3]!, negative: counts[i * 3 + 1]!, neutral: counts[i * 3 + 2]! }) }));
-  return {
-    id: e.id,
-    name: e.name,
-    review_count: agg.review_count,
-    average_rating: agg.rating_value,
-    rating_counts: agg.rating_counts,
-    // Reviews are newest first.
-    first_review_date: reviews.at(-1)?.review.date ?? null,
-    last_review_date: reviews[0]?.review.date ?? null,
-    aspects: aspects.filter((p) => p.total > 0),
-    review_ids: reviews.map((a) => a.review.id),
-    ...(reviewsUrl && { reviews_url: reviewsUrl }),
-  };
-}
-
-function pushTo<K, T>(groups: Map<K, T[]>, key: K, item: T): void {
-  const list = groups.get(key);
-  if (list) list.push(item);
-  else groups.set(key, [item]);
-}
-
-function byQuarter<T>(items: readonly T[], quarterAt: (item: T, index: number) => string): [string, T[]][] {
-  const quarters = new Map<string, T[]>();
-  items.forEach((item, i) => pushTo(quarters, quarterAt(item, i), item));
-  return [...quarters].sort(([a], [b]) => (a < b ? -1 : 1));
+/** Counts of each polarity (in POLARITIES' order), with their total and score. */
+function counted([positive, negative, neutral]: readonly number[]): { positive: number; negative: number; neutral: number; total: number; score: number | null } {
+  const total = positive! + negative! + neutral!;
+  return { positive: positive!, negative: negative!, neutral: neutral!, total, score: total ? round2((positive! - negative!) / total) : null };
 }

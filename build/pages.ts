@@ -13,11 +13,11 @@ import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import { names, SITE_PAGES } from "../site/_lib/html.ts";
 import { reviewPage } from "../site/_lib/review-page.ts";
-import { changedAt, type Dataset } from "../core/dataset.ts";
 import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
-import type { PublicReview } from "../core/schema/public.ts";
+import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
+import { reviewsOf, type Month } from "./months.ts";
 import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
 /** The sitemap protocol's limit per file. */
@@ -55,35 +55,47 @@ export class ReviewPages {
     private readonly context: PageContext,
     /** A hash of the context and the code, which every page shares. */
     private readonly shared: string,
-    /** The hash of each review's source line: with `shared`, what its page is made from. */
-    private readonly lines: ReadonlyMap<string, string>,
+    private readonly months: readonly Month[],
     private readonly cache: BuildCache | undefined,
-    /** Each page's line hash in the previous dist/, when its pages are brought over. */
-    private readonly previous: ReadonlyMap<string, string> | undefined,
-    private readonly reviews: readonly PublicReview[],
+    /** The pages to write into the previous dist/'s pages, when they are brought over. */
+    private readonly changed: readonly PublicReview[] | undefined,
   ) {}
 
   /**
-   * The pages of `dataset`. With a cache that describes DIST_DIR as it is (its manifest's hash)
-   * and few pages changed, the previous dist/'s pages are brought over and only the changed ones
-   * written. Otherwise every page is written into a new folder: on this machine's ext4, writing
-   * over 100,000 existing files took 17 s, against 1.5 s into a new folder.
+   * The pages of the months' reviews. With a cache that describes DIST_DIR as it is (its
+   * manifest's hash) and few pages changed, the previous dist/'s pages are brought over and only
+   * the changed ones written: those of the months whose lines are not the ones the pages show,
+   * and of those only the reviews whose line changed. Otherwise every page is written into a new
+   * folder: on this machine's ext4, writing over 100,000 existing files took 17 s, against 1.5 s
+   * into a new folder.
    */
-  static async plan(distDir: string, dataset: Dataset, lines: ReadonlyMap<string, string>, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
-    const context = { baseUrl, business: dataset.business, names: names(dataset.business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
+  static async plan(distDir: string, months: readonly Month[], business: PublicBusiness, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
+    const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
     const kept = await cache?.read<KeptPages>(PAGES_PART, cache.versions.pages);
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
     const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
-    const changed = described ? dataset.reviews.reduce((n, r) => n + (kept.lines.get(r.id) === lines.get(r.id) ? 0 : 1), 0) : Infinity;
-    const carry = described && changed <= CARRY_AT_MOST * dataset.reviews.length;
-    return new ReviewPages(context, shared, lines, cache, carry ? kept.lines : undefined, dataset.reviews);
+    if (!described) return new ReviewPages(context, shared, months, cache, undefined);
+    const changed: PublicReview[] = [];
+    for (const month of months) {
+      const { part, previous } = month;
+      const shown = kept.months[part.month];
+      if (shown === part.content) continue;
+      // The month's pages as the previous part made them, when that is the part they show;
+      // otherwise all of them are written.
+      const before = previous && previous.content === shown ? new Map(previous.ids.map((id, i) => [id, previous.lines[i]!])) : undefined;
+      reviewsOf(month).forEach((r, i) => {
+        if (before?.get(r.id) !== part.lines[i]) changed.push(r);
+      });
+    }
+    const total = months.reduce((n, m) => n + m.part.ids.length, 0);
+    return new ReviewPages(context, shared, months, cache, changed.length <= CARRY_AT_MOST * total ? changed : undefined);
   }
 
   /** Whether the previous dist/'s pages are brought over (at the end, by `carryInto`). */
   get carried(): boolean {
-    return this.previous !== undefined;
+    return this.changed !== undefined;
   }
 
   /**
@@ -93,16 +105,16 @@ export class ReviewPages {
   async writeAll(dir: string): Promise<void> {
     const folder = join(dir, "reviews");
     await mkdir(folder, { recursive: true });
-    const job: PagesJob = { folder, reviews: this.reviews, context: this.context };
-    if (this.reviews.length < WORTH_A_THREAD) writePages(job);
+    const job: PagesJob = { folder, reviews: this.months.flatMap(reviewsOf), context: this.context };
+    if (job.reviews.length < WORTH_A_THREAD) writePages(job);
     else await inWorker<void>(HERE, "writePages", job);
   }
 
   /**
    * Move the previous dist/'s reviews/ folder into `staging`, the last step before the swap: the
-   * pages whose key changed are written, those of reviews no longer published removed, and the
-   * site's own files in reviews/ (the list page) put in. On failure the folder goes back; the
-   * pages already rewritten stay rewritten.
+   * changed pages are written, those of reviews no longer published removed, and the site's own
+   * files in reviews/ (the list page) put in. On failure the folder goes back; the pages already
+   * rewritten stay rewritten.
    */
   async carryInto(staging: string, distDir: string): Promise<void> {
     const folder = join(staging, "reviews");
@@ -113,9 +125,11 @@ export class ReviewPages {
     this.moved = true;
     try {
       const present = new Set(await readdir(folder));
-      const keep = new Set(this.reviews.map((r) => `${r.id}.html`));
-      const changed = this.reviews.filter((r) => !present.has(`${r.id}.html`) || this.previous!.get(r.id) !== this.lines.get(r.id));
-      writePages({ folder, reviews: changed, context: this.context });
+      const keep = new Set(this.months.flatMap((m) => m.part.ids.map((id) => `${id}.html`)));
+      const written = new Set(this.changed!.map((r) => r.id));
+      // A page missing from the folder is written too, whatever the cache says.
+      const missing = [...keep].filter((name) => !present.has(name)).map((name) => name.slice(0, -".html".length)).filter((id) => !written.has(id));
+      writePages({ folder, reviews: [...this.changed!, ...this.find(new Set(missing))], context: this.context });
       for (const name of await readdir(site)) {
         keep.add(name);
         await rename(join(site, name), join(folder, name));
@@ -128,6 +142,12 @@ export class ReviewPages {
     }
   }
 
+  /** The reviews with these ids, from the months that hold them. */
+  private find(ids: ReadonlySet<string>): PublicReview[] {
+    if (ids.size === 0) return [];
+    return this.months.filter((m) => m.part.ids.some((id) => ids.has(id))).flatMap(reviewsOf).filter((r) => ids.has(r.id));
+  }
+
   /** After a failure, put the carried folder back into the previous dist/, if it was moved. */
   async giveBack(staging: string, distDir: string): Promise<void> {
     if (!this.moved) return;
@@ -135,30 +155,33 @@ export class ReviewPages {
     await rename(join(staging, "reviews"), join(distDir, "reviews")).catch(() => {});
   }
 
-  /** Remember the pages of the dist/ just built, for the next build. */
+  /** Remember which month parts the pages of the dist/ just built show, for the next build. */
   async remember(distDir: string): Promise<void> {
     const manifest = this.cache && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     if (!this.cache || !manifest) return;
-    const lines = new Map(this.reviews.map((r) => [r.id, this.lines.get(r.id)!]));
-    await this.cache.write(PAGES_PART, this.cache.versions.pages, { dist: hash("sha1", manifest), shared: this.shared, lines } satisfies KeptPages);
+    const months = Object.fromEntries(this.months.map((m) => [m.part.month, m.part.content]));
+    await this.cache.write(PAGES_PART, this.cache.versions.pages, { dist: hash("sha1", manifest), shared: this.shared, months } satisfies KeptPages);
   }
 }
 
-/** The cache's part: the dist/ it describes (its manifest's hash) and what its pages were made from. */
+/** The cache's part: the dist/ it describes (its manifest's hash), what its pages share, and each month's lines they show (MonthPart's content). */
 interface KeptPages {
   dist: string;
   shared: string;
-  lines: Map<string, string>;
+  months: Record<string, string>;
 }
 const PAGES_PART = "pages.v8";
 
-/** sitemap.xml: the pages, then the newest reviews up to the protocol's 50,000 URLs. */
-export async function writeSitemap(dir: string, dataset: Dataset, baseUrl: string): Promise<void> {
-  const day = (t: string) => t.slice(0, 10);
-  const urls = [
-    ...PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${day(dataset.updated)}</lastmod></url>`),
-    ...dataset.reviews.slice(0, SITEMAP_MAX - PAGES.length).map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`),
-  ];
+/** sitemap.xml: the pages, then the newest reviews (each month's entries, months.ts) up to the protocol's 50,000 URLs. */
+export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<void> {
+  const urls = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`);
+  let room = SITEMAP_MAX - PAGES.length;
+  for (const { part } of months) {
+    if (room <= 0) break;
+    if (part.ids.length <= room) urls.push(part.sitemap);
+    else urls.push(part.sitemap.split("\n").slice(0, room).join("\n"));
+    room -= part.ids.length;
+  }
   await writeFile(join(dir, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`);
 }
 

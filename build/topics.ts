@@ -7,6 +7,7 @@
  * not a topic: the services have their own figures.
  */
 import { round2 } from "../core/dataset.ts";
+import { JsonList } from "../core/json.ts";
 import { lexicon } from "./sentiment/lexicon.ts";
 
 const COMMON = new Set(`a about above after again against all also always am an and any are as at back be because been before
@@ -28,18 +29,31 @@ export interface Topic {
   label: string;
   review_count: number;
   average_rating: number;
-  review_ids: string[];
+  review_ids: JsonList;
+}
+
+/**
+ * The candidate phrases of some reviews (a month's): each phrase once, with the reviews that use
+ * it as their indices in the list given, one after the other in `uses` (the phrase's run ends at
+ * the next phrase's `starts`).
+ */
+export interface Phrases {
+  phrases: string[];
+  starts: Int32Array;
+  uses: Int32Array;
 }
 
 const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/g;
 
-export function findTopics(reviews: readonly { id: string; text: string; rating: number }[], options: { names?: string[]; services?: string[]; max?: number } = {}): Topic[] {
+/** Words that name the business, its people or its towns: never part of a topic. */
+export function topicNames(business: { name: string; technicians: { name: string }[]; service_areas: { name: string }[] }): string[] {
+  return [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)].flatMap((n) => n.toLowerCase().split(/\s+/));
+}
+
+export function phrasesOf(texts: readonly string[], names: readonly string[]): Phrases {
   const lex = lexicon();
-  const names = new Set((options.names ?? []).map((n) => n.toLowerCase()));
-  const singular = (w: string) => w.replace(/(?<=[a-z]{3})s$/, "");
-  const serviceWords = (options.services ?? []).map((n) => new Set(n.toLowerCase().split(/[^a-z]+/).map(singular)));
-  const repeatsService = (phrase: string) => serviceWords.some((words) => phrase.split(" ").every((w) => words.has(singular(w))));
-  const skip = (w: string) => COMMON.has(w) || names.has(w) || (lex.get(w) ?? 0) !== 0 || w.length < 3;
+  const named = new Set(names.map((n) => n.toLowerCase()));
+  const skip = (w: string) => COMMON.has(w) || named.has(w) || (lex.get(w) ?? 0) !== 0 || w.length < 3;
   // What each word allows, worked out once per word: it may start or end a phrase (EDGE), or
   // stand inside one (INSIDE).
   const EDGE = 1;
@@ -48,15 +62,15 @@ export function findTopics(reviews: readonly { id: string; text: string; rating:
   const allowed = (w: string) => {
     let a = allows.get(w);
     if (a === undefined) {
-      a = (skip(w) ? 0 : EDGE) | (names.has(w) || (lex.get(w) ?? 0) !== 0 ? 0 : INSIDE);
+      a = (skip(w) ? 0 : EDGE) | (named.has(w) || (lex.get(w) ?? 0) !== 0 ? 0 : INSIDE);
       allows.set(w, a);
     }
     return a;
   };
   const uses = new Map<string, number[]>();
-  reviews.forEach((review, index) => {
+  texts.forEach((text, index) => {
     const seen = new Set<string>();
-    for (const sentence of review.text.toLowerCase().split(/[.!?;:,()\n"]+/)) {
+    for (const sentence of text.toLowerCase().split(/[.!?;:,()\n"]+/)) {
       const words = sentence.match(WORD) ?? [];
       const flags = words.map(allowed);
       for (let i = 0; i + 1 < words.length; i++) {
@@ -75,28 +89,67 @@ export function findTopics(reviews: readonly { id: string; text: string; rating:
       }
     }
   });
-  const minimum = Math.max(3, Math.ceil(reviews.length * 0.005));
-  const candidates = [...uses].filter(([phrase, list]) => list.length >= minimum && !repeatsService(phrase)).sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : 1));
-  const chosen: [string, number[]][] = [];
-  for (const [phrase, list] of candidates) {
+  const starts = new Int32Array(uses.size + 1);
+  const all = new Int32Array([...uses.values()].reduce((n, list) => n + list.length, 0));
+  let at = 0;
+  let k = 0;
+  for (const list of uses.values()) {
+    starts[k++] = at;
+    all.set(list, at);
+    at += list.length;
+  }
+  starts[k] = at;
+  return { phrases: [...uses.keys()], starts, uses: all };
+}
+
+/** Some reviews, newest first, with their candidate phrases: a month's. */
+export interface TopicSource {
+  phrases: Phrases;
+  ids: readonly string[];
+  ratings: ArrayLike<number>;
+}
+
+/** The topics of all the reviews, from each month's phrases (months newest first). */
+export function findTopics(months: readonly TopicSource[], options: { services?: string[]; max?: number } = {}): Topic[] {
+  const singular = (w: string) => w.replace(/(?<=[a-z]{3})s$/, "");
+  const serviceWords = (options.services ?? []).map((n) => new Set(n.toLowerCase().split(/[^a-z]+/).map(singular)));
+  const repeatsService = (phrase: string) => serviceWords.some((words) => phrase.split(" ").every((w) => words.has(singular(w))));
+  const counts = new Map<string, number>();
+  let reviews = 0;
+  for (const { phrases, ids } of months) {
+    reviews += ids.length;
+    phrases.phrases.forEach((phrase, k) => counts.set(phrase, (counts.get(phrase) ?? 0) + phrases.starts[k + 1]! - phrases.starts[k]!));
+  }
+  const minimum = Math.max(3, Math.ceil(reviews * 0.005));
+  const candidates = [...counts].filter(([phrase, n]) => n >= minimum && !repeatsService(phrase)).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  const chosen: [string, number][] = [];
+  for (const [phrase, n] of candidates) {
     // Keep the longer phrase where it covers most uses of a shorter one, and the reverse.
     const overlapping = chosen.findIndex(([other]) => other.includes(phrase) || phrase.includes(other));
     if (overlapping >= 0) {
-      const [other, otherList] = chosen[overlapping]!;
-      if (phrase.length > other.length && list.length >= 0.7 * otherList.length) chosen[overlapping] = [phrase, list];
+      const [other, otherCount] = chosen[overlapping]!;
+      if (phrase.length > other.length && n >= 0.7 * otherCount) chosen[overlapping] = [phrase, n];
       continue;
     }
-    chosen.push([phrase, list]);
+    chosen.push([phrase, n]);
     if (chosen.length >= (options.max ?? 15)) break;
   }
-  return chosen.map(([phrase, list]) => {
-    const sum = list.reduce((s, i) => s + reviews[i]!.rating, 0);
+  return chosen.map(([phrase, n]) => {
+    let sum = 0;
+    const ids = months.map(({ phrases, ids, ratings }) => {
+      const k = phrases.phrases.indexOf(phrase);
+      if (k < 0) return JsonList.of([]);
+      const used = phrases.uses.subarray(phrases.starts[k]!, phrases.starts[k + 1]!);
+      for (const i of used) sum += ratings[i]!;
+      return JsonList.of(Array.from(used, (i) => ids[i]!));
+    });
     return {
       id: phrase.replace(/[^a-z0-9]+/g, "-"),
       label: phrase,
-      review_count: list.length,
-      average_rating: round2(sum / list.length),
-      review_ids: list.map((i) => reviews[i]!.id),
+      review_count: n,
+      average_rating: round2(sum / n),
+      review_ids: JsonList.join(ids),
     };
   });
 }
+

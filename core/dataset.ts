@@ -18,19 +18,17 @@ export function compare(a: string, b: string): number {
 }
 
 export function aggregateRating(reviews: readonly { rating: number }[]): AggregateRating {
-  const counts: RatingCounts = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
-  let sum = 0;
-  for (const { rating } of reviews) {
-    counts[String(rating) as keyof RatingCounts]++;
-    sum += rating;
-  }
-  return {
-    rating_value: reviews.length ? round2(sum / reviews.length) : 0,
-    review_count: reviews.length,
-    best_rating: 5,
-    worst_rating: 1,
-    rating_counts: counts,
-  };
+  const counts = [0, 0, 0, 0, 0];
+  for (const { rating } of reviews) counts[rating - 1]!++;
+  return aggregateOfCounts(counts);
+}
+
+/** The aggregate rating of reviews counted by stars (`counts[0]`: 1 star, to `counts[4]`: 5 stars). */
+export function aggregateOfCounts(counts: readonly number[]): AggregateRating {
+  const review_count = counts.reduce((n, c) => n + c, 0);
+  const sum = counts.reduce((total, c, k) => total + (k + 1) * c, 0);
+  const rating_counts: RatingCounts = { "1": counts[0]!, "2": counts[1]!, "3": counts[2]!, "4": counts[3]!, "5": counts[4]! };
+  return { rating_value: review_count ? round2(sum / review_count) : 0, review_count, best_rating: 5, worst_rating: 1, rating_counts };
 }
 
 /** The calendar quarter of a YYYY-MM-DD date, as "2025-Q1". */

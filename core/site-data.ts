@@ -4,12 +4,13 @@
  */
 import type { Dataset } from "./dataset.ts";
 import type { Feed } from "./feed.ts";
-import type { InsightsDataset } from "./schema/insights.ts";
+import type { InsightsWith } from "./schema/insights.ts";
 
 export interface SiteData {
   baseUrl: string;
   openapiUrl: string;
   dataset: Pick<Dataset, "business" | "aggregate_rating" | "updated" | "withdrawn">;
   feed: Feed;
-  insights: InsightsDataset;
+  /** The insights' figures: of their lists of reviews and mentions, only how long they are. */
+  insights: InsightsWith<{ readonly length: number }>;
 }

@@ -2,11 +2,9 @@
  * Aspect mentions for many reviews, on every core: the texts are split among worker threads
  * (each runs `mentions` from aspects.ts) and the results come back as one transferable Int32Array
  * per worker. Small inputs run in this thread, where starting workers would cost more than it saves.
- * With a build cache, a text judged by the same code before is not judged again.
+ * The encodings are what the build's cache keeps of a text (build/months.ts).
  */
-import { hash } from "node:crypto";
 import { availableParallelism } from "node:os";
-import type { BuildCache } from "../cache.ts";
 import { inWorker, WORTH_A_THREAD } from "../threads.ts";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
 import { POLARITIES } from "./engine.ts";
@@ -34,13 +32,14 @@ function entryAt(data: Int32Array, at: number): Int32Array {
 }
 
 /** An encoding of many texts, cut into one entry per text (views, not copies). */
-function split(data: Int32Array): Int32Array[] {
+export function split(data: Int32Array): Int32Array[] {
   const entries: Int32Array[] = [];
   for (let at = 0; at < data.length; at += entries.at(-1)!.length) entries.push(entryAt(data, at));
   return entries;
 }
 
-function decode(entry: Int32Array): Mention[] {
+/** Mentions from their encoding. */
+export function decode(entry: Int32Array): Mention[] {
   const list: Mention[] = [];
   for (let i = 1; i < entry.length; i += WIDTH) {
     list.push({
@@ -54,41 +53,15 @@ function decode(entry: Int32Array): Mention[] {
   return list;
 }
 
-/** The cache's part: each text's hash, and the texts' encodings one after the other. */
-interface Kept {
-  keys: string[];
-  data: Int32Array;
-}
-const PART = "mentions.v8";
-
-export async function mentionsOfAll(texts: readonly string[], cache?: BuildCache): Promise<Mention[][]> {
-  const kept = await cache?.read<Kept>(PART, cache.versions.analysis);
-  const known = new Map<string, Int32Array>();
-  if (kept) {
-    let at = 0;
-    for (const key of kept.keys) {
-      const entry = entryAt(kept.data, at);
-      known.set(key, entry);
-      at += entry.length;
-    }
-  }
-  const keys = texts.map((t) => hash("sha1", t, "base64"));
-  // Each text not judged before, once.
-  const todo = new Map<string, string>();
-  keys.forEach((key, i) => {
-    if (!known.has(key)) todo.set(key, texts[i]!);
-  });
-  const judged = split(await encodeAll([...todo.values()]));
-  [...todo.keys()].forEach((key, i) => known.set(key, judged[i]!));
-  if (cache) {
-    // Kept: this build's texts only, so the part does not grow with texts long gone. Nothing new
-    // judged and as many texts as kept means the same texts: the part is left as it is.
-    const used = [...new Set(keys)];
-    if (!(kept && todo.size === 0 && used.length === kept.keys.length)) {
-      void cache.write(PART, cache.versions.analysis, { keys: used, data: concat(used.map((key) => known.get(key)!)) } satisfies Kept);
-    }
-  }
-  return keys.map((key) => decode(known.get(key)!));
+/**
+ * Each text's mentions as its encoding, judged on every core when there are many; a text given
+ * twice is judged once.
+ */
+export async function judge(texts: readonly string[]): Promise<Int32Array[]> {
+  const unique = [...new Set(texts)];
+  const judged = split(await encodeAll(unique));
+  const byText = new Map(unique.map((text, i) => [text, judged[i]!]));
+  return texts.map((text) => byText.get(text)!);
 }
 
 /** The texts' encodings, judged here for a few texts and by worker threads for many. */
@@ -100,7 +73,7 @@ async function encodeAll(texts: readonly string[]): Promise<Int32Array> {
   return concat(await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(HERE, "encode", chunk))));
 }
 
-function concat(parts: readonly Int32Array[]): Int32Array {
+export function concat(parts: readonly Int32Array[]): Int32Array {
   const all = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {

@@ -16,7 +16,6 @@ import { PublicReview, ReviewsDataset } from "../schema/public.ts";
 import { SLICE, turn } from "../turn.ts";
 import { safeJson } from "../json.ts";
 
-const CHUNK = 2_000;
 const REVIEWS_OPEN = ',"reviews":[';
 export const REVIEWS_JSON_TAIL = "]}\n";
 
@@ -25,17 +24,17 @@ export function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): strin
   return `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"updated":${JSON.stringify(updated)}${REVIEWS_OPEN}`;
 }
 
-export async function writeReviewsJson(path: string, dataset: ReviewsDataset): Promise<void> {
+/**
+ * Write reviews.json from its head and its reviews' lines, in chunks: each chunk one or more
+ * reviews' JSON (newest first), joined by ",\n" (the build keeps a month's reviews as one chunk).
+ */
+export async function writeReviewsJson(path: string, head: Omit<ReviewsDataset, "reviews">, chunks: readonly string[]): Promise<void> {
   const out = createWriteStream(path);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, "drain");
   };
-  await write(reviewsJsonHead(dataset));
-  const { reviews } = dataset;
-  for (let i = 0; i < reviews.length; i += CHUNK) {
-    const chunk = reviews.slice(i, i + CHUNK).map((r) => `\n${JSON.stringify(r)}`).join(",");
-    await write(i === 0 ? chunk : `,${chunk}`);
-  }
+  await write(reviewsJsonHead(head));
+  for (const [i, chunk] of chunks.entries()) await write(`${i ? ",\n" : "\n"}${chunk}`);
   await write(`\n${REVIEWS_JSON_TAIL}`);
   out.end();
   await once(out, "finish");

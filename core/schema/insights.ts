@@ -75,3 +75,18 @@ export const Insights = z.strictObject({
   summary: z.strictObject({ sentences: z.array(z.strictObject({ text: z.string(), evidence: Evidence })) }),
 });
 export type InsightsDataset = z.infer<typeof Insights>;
+
+type Listed<T, K extends keyof T, L> = Omit<T, K> & { [P in K]: L };
+type Faq = InsightsDataset["faq"][number];
+
+/**
+ * insights.json with its lists of reviews and of mentions as `L`: the build keeps them as JSON
+ * text (core/json.ts's JsonList), and the pages see only how long they are.
+ */
+export type InsightsWith<L> = Omit<InsightsDataset, "aspects" | "entities" | "topics" | "faq" | "summary"> & {
+  aspects: Listed<InsightsDataset["aspects"][number], "evidence", L>[];
+  entities: Record<keyof InsightsDataset["entities"], Listed<InsightsDataset["entities"]["technicians"][number], "review_ids", L>[]>;
+  topics: Listed<InsightsDataset["topics"][number], "review_ids", L>[];
+  faq: (Omit<Faq, "raised_by" | "evidence"> & { raised_by: L; evidence: Listed<Faq["evidence"], "review_ids", L> })[];
+  summary: { sentences: { text: string; evidence: Listed<Faq["evidence"], "review_ids", L> }[] };
+};

@@ -19,6 +19,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Where each kind of output is made from; build/pages.ts writes the pages and is listed whole. */
 const ENTRIES: Record<keyof typeof SOURCES, string[]> = {
   analysis: ["build/sentiment/parallel.ts"],
+  months: ["build/months.ts"],
   verbatim: ["build/load.ts"],
   pages: ["build/load.ts", "build/dataset.ts", "site/_lib/review-page.ts"],
   compression: ["build/manifest.ts"],

@@ -2,15 +2,26 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { toDataset } from "../../build/dataset.ts";
+import { BuildCache } from "../../build/cache.ts";
+import { published } from "../../build/dataset.ts";
 import { loadData } from "../../build/load.ts";
-import { DistFormatError, readReviewsJson, writeReviewsJson } from "../../core/dist/reviews-json.ts";
+import { planMonths, reviewsOf } from "../../build/months.ts";
+import type { ReviewsDataset } from "../../core/schema/public.ts";
+import { DistFormatError, readReviewsJson, writeReviewsJson as writeChunks } from "../../core/dist/reviews-json.ts";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";
 
-const dataset = async () => {
-  const { withdrawn: _, ...rest } = toDataset(await loadData(REPO_DATA), "https://reviews.example");
-  return rest;
+const BASE_URL = "https://reviews.example";
+
+/** The repository's data as the build publishes it: the head, and the reviews newest first. */
+const dataset = async (): Promise<ReviewsDataset> => {
+  const source = await loadData(REPO_DATA);
+  const months = await planMonths(source, BASE_URL, { names: [] }, await BuildCache.open(undefined));
+  const { withdrawn: _, ...head } = published(source, months, BASE_URL);
+  return { ...head, reviews: months.flatMap(reviewsOf) };
 };
+
+/** The file written from the head and a chunk per review (the build writes a chunk per month). */
+const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) => writeChunks(file, head, reviews.map((r) => JSON.stringify(r)));
 
 describe("reviews.json", () => {
   it("reads back what the writer wrote: the head, every review in order, and each review's line as its JSON", async () => {

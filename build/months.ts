@@ -1,0 +1,158 @@
+/**
+ * The published reviews by month of their date, newest month first: the unit the build computes,
+ * keeps and puts together. A month's part holds everything the outputs need of its reviews:
+ * their lines of reviews.json and sitemap.xml, their ids, stars and line hashes, and their share
+ * of the insights (insights.ts's monthFigures). With a cache (build/cache.ts), a month whose
+ * reviews are those of a kept part, made by the same code for the same base URL and business
+ * names, is read back instead of computed: a day's new review makes one month again.
+ */
+import { hash } from "node:crypto";
+import type { PublicReview } from "../core/schema/public.ts";
+import type { Review } from "../core/schema/records.ts";
+import { changedAt, latest, newestFirst } from "../core/dataset.ts";
+import type { BuildCache } from "./cache.ts";
+import { toPublicReview, type Published } from "./dataset.ts";
+import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "./insights.ts";
+import type { SourceData } from "./load.ts";
+import { concat, decode, judge, split } from "./sentiment/parallel.ts";
+import { phrasesOf, type Phrases } from "./topics.ts";
+
+/** A month's reviews as every output needs them. Plain data (no class), so that the cache can keep it. */
+export interface MonthPart {
+  month: string;
+  /** A hash of its reviews' lines (the review pages are made from these). */
+  content: string;
+  /** What the part is made from: its reviews' lines, the base URL, the business's names and the code. */
+  key: string;
+  /** The reviews' ids, newest first; each review's line hash and stars in the same order. */
+  ids: string[];
+  lines: string[];
+  ratings: Uint8Array;
+  /** Each review's JSON as reviews.json has it, joined by ",\n". */
+  json: string;
+  /** Each review's <url> entry of sitemap.xml, joined by "\n". */
+  sitemap: string;
+  /** The latest change among them. */
+  updated: string;
+  figures: MonthFigures;
+}
+
+export interface Month {
+  part: MonthPart;
+  /** The reviews, newest first, when this build computes the part (not when it was kept). */
+  reviews?: PublicReview[];
+  /** The part the cache held for the month, when it is not this one. */
+  previous?: MonthPart;
+}
+
+/** What every month's part is made with: the business's names are left out of the topics. */
+export interface MonthContext {
+  names: readonly string[];
+}
+
+/** The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes them). */
+const monthFile = (month: string) => `month-${month}.v8`;
+const analysisFile = (month: string) => `analysis-${month}.v8`;
+
+/** A month's texts' mentions: each text's hash, and their encodings one after the other. */
+interface Analysis {
+  keys: string[];
+  data: Int32Array;
+}
+
+/**
+ * The months of the published reviews, newest first: kept parts read back, the others made but
+ * for their figures, which `figure` adds.
+ */
+export async function planMonths(source: SourceData, baseUrl: string, context: MonthContext, cache: BuildCache): Promise<Month[]> {
+  const byMonth = new Map<string, Review[]>();
+  for (const review of source.reviews) {
+    if (review.withdrawn) continue;
+    const month = review.date.slice(0, 7);
+    const list = byMonth.get(month);
+    if (list) list.push(review);
+    else byMonth.set(month, [review]);
+  }
+  const names = [...byMonth.keys()].sort().reverse();
+  const kept = await Promise.all(names.map((month) => cache.read<MonthPart>(monthFile(month), cache.versions.months)));
+  const shared = `${cache.versions.months}\n${baseUrl}\n${JSON.stringify(context)}`;
+  const day = (t: string) => t.slice(0, 10);
+  return names.map((month, i) => {
+    const records = byMonth.get(month)!;
+    const content = cache.dir ? hash("sha1", records.map((r) => source.lineHashes.get(r.id)).join("\n"), "base64") : "";
+    const key = cache.dir ? hash("sha1", `${shared}\n${content}`, "base64") : "";
+    const previous = kept[i];
+    if (previous?.key === key && cache.dir) return { part: previous };
+    const reviews = records.map((r) => toPublicReview(r, baseUrl)).sort(newestFirst);
+    const part = {
+      month,
+      content,
+      key,
+      ids: reviews.map((r) => r.id),
+      lines: reviews.map((r) => source.lineHashes.get(r.id)!),
+      ratings: Uint8Array.from(reviews, (r) => r.rating),
+      json: reviews.map((r) => JSON.stringify(r)).join(",\n"),
+      sitemap: reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n"),
+      updated: latest(reviews.map(changedAt)),
+    } as MonthPart;
+    return { part, reviews, previous };
+  });
+}
+
+/**
+ * The figures of the months made by this build: their texts judged (those the month's kept
+ * analysis does not hold, on every core when there are many) while this thread finds their
+ * phrases; then each month's part is complete and kept.
+ */
+export async function figureMonths(months: readonly Month[], context: MonthContext, cache: BuildCache): Promise<void> {
+  const made = months.filter((m): m is Required<Month> => m.reviews !== undefined);
+  const kept = await Promise.all(made.map((m) => cache.read<Analysis>(analysisFile(m.part.month), cache.versions.analysis)));
+  const keys = made.map((m) => (cache.dir ? m.reviews.map((r) => hash("sha1", r.text, "base64")) : []));
+  const entries: (Int32Array | undefined)[][] = made.map((m, i) => {
+    const known = new Map<string, Int32Array>();
+    const analysis = kept[i];
+    if (analysis) split(analysis.data).forEach((entry, k) => known.set(analysis.keys[k]!, entry));
+    return m.reviews.map((_, j) => known.get(keys[i]![j]!));
+  });
+  const texts = made.flatMap((m, i) => m.reviews.filter((_, j) => !entries[i]![j]).map((r) => r.text));
+  const judging = judge(texts);
+  // Awaited below; a build stopped before then must not die of an unhandled rejection.
+  judging.catch(() => {});
+  const phrases: Phrases[] = made.map((m) => phrasesOf(m.reviews.map((r) => r.text), context.names));
+  const judged = await judging;
+  let next = 0;
+  made.forEach((m, i) => {
+    const own = entries[i]!.map((entry) => entry ?? judged[next++]!);
+    m.part.figures = monthFigures(m.reviews, own.map(decode), phrases[i]!);
+    void cache.write(monthFile(m.part.month), cache.versions.months, m.part);
+    if (!kept[i] || own.some((entry, j) => entry !== entries[i]![j])) {
+      void cache.write(analysisFile(m.part.month), cache.versions.analysis, { keys: keys[i]!, data: concat(own) } satisfies Analysis);
+    }
+  });
+  // Months no longer published are not kept.
+  const present = new Set(months.flatMap((m) => [monthFile(m.part.month), analysisFile(m.part.month)]));
+  void cache.prune(/^(?:month|analysis)-.*\.v8$/, present);
+}
+
+/** A month's reviews, newest first: parsed back from their JSON when the part was kept. */
+export function reviewsOf(month: Month): PublicReview[] {
+  return month.reviews ?? (JSON.parse(`[${month.part.json}]`) as PublicReview[]);
+}
+
+/** The newest `n` published reviews, from the newest months. */
+export function newest(months: readonly Month[], n: number): PublicReview[] {
+  const out: PublicReview[] = [];
+  for (const m of months) {
+    if (out.length >= n) break;
+    out.push(...reviewsOf(m).slice(0, n - out.length));
+  }
+  return out;
+}
+
+/** The insights of all the months, once `figureMonths` has made their figures. */
+export function insightsOf(months: readonly Month[], head: Published, baseUrl: string): Figures {
+  return mergeInsights(
+    months.map((m) => m.part.figures),
+    { baseUrl, business: head.business, overall: head.aggregate_rating, updated: head.updated, reviews: months.map((m) => ({ ids: m.part.ids, ratings: m.part.ratings })) },
+  );
+}
