@@ -19,8 +19,7 @@ export interface Published {
 
 /** The published dataset's head, from the source and its months' parts (build/months.ts's MonthPart). */
 export function published(source: SourceData, months: readonly { part: { ratings: Uint8Array; updated: string } }[], baseUrl: string): Published {
-  const withdrawn: Withdrawal[] = [];
-  for (const review of source.reviews) if (review.withdrawn) withdrawn.push({ id: review.id, at: review.withdrawn.at });
+  const withdrawn: Withdrawal[] = [...source.withdrawn];
   withdrawn.sort((a, b) => (a.at === b.at ? compare(a.id, b.id) : compare(a.at, b.at)));
   const business = toPublicBusiness(source, baseUrl);
   const counts = [0, 0, 0, 0, 0];

@@ -2,7 +2,7 @@
  * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
  * and thrown together as a DataError; nothing half-valid comes out of here.
  */
-import { hash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -17,17 +17,56 @@ export interface SourceData {
   services: Service[];
   technicians: Technician[];
   serviceAreas: ServiceArea[];
-  /** Every review line, withdrawn ones included, in file order. */
-  reviews: Review[];
-  /** A hash of each review's line, by review id: a page whose line is unchanged is unchanged. */
-  lineHashes: Map<string, string>;
+  /** Each month's published reviews (by date, "2025-03"): how many, and a hash of each file's lines of them. */
+  months: Map<string, { count: number; digests: string[] }>;
+  /** The withdrawn reviews, in file order. */
+  withdrawn: { id: string; at: string }[];
+  /**
+   * The reviews of some months (every review line when not given), in file order, each with a
+   * hash of its line: a page whose line is unchanged is unchanged. Read from the files again
+   * when this build did not need to (with a cache, a file seen before is not parsed).
+   */
+  reviews(months?: ReadonlySet<string>): Promise<Line[]>;
+}
+
+export interface Line {
+  review: Review;
+  hash: string;
 }
 
 /**
- * The cache's part: the hashes of lines the schema took as they are (nothing trimmed), which the
- * next build reads with JSON.parse alone. The schema's checks were a third of the reading time.
+ * The cache's part: what the build needs of each review file without parsing it again, when
+ * the file is unchanged (its hash), and the lines a changed file kept (a line seen before is
+ * valid as it was: its id, month and withdrawal are known). Kept under the version of the
+ * loader's code and the lists the lines were checked against.
  */
-const VERBATIM_PART = "verbatim-lines.v8";
+const LINES_PART = "lines.v8";
+
+interface FileLines {
+  /** The file's hash. */
+  file: string;
+  /** Per line of the file, blank ones included ("" for those): its id, hash and month ("" when withdrawn). */
+  ids: string;
+  hashes: string;
+  months: string;
+  /** Per line: whether the schema takes the line as it is (its record is its JSON). */
+  verbatim: Uint8Array;
+  withdrawn: { line: number; at: string }[];
+  /** Per month of its published lines: how many, and a hash of their lines' hashes in file order. */
+  digests: Record<string, { count: number; digest: string }>;
+}
+
+/** A file's lines as read by this build: per line its id, hash and month; the records it parsed, by line. */
+interface Read {
+  ids: string[];
+  hashes: string[];
+  months: string[];
+  verbatim: Uint8Array;
+  at: Map<number, string>;
+  parsed: Map<number, Review>;
+  /** The lines' text, when this build split the file. */
+  texts?: string[];
+}
 
 export const DATA_FILES = {
   business: "business.json",
@@ -42,9 +81,6 @@ const MAX_PROBLEMS = 200;
 
 export async function loadData(dir: string, onProgress?: (reviews: number) => void, cache?: BuildCache): Promise<SourceData> {
   const problems: Problem[] = [];
-  const verbatim = new Set(await cache?.read<string[]>(VERBATIM_PART, cache.versions.verbatim));
-  const lineHashes = new Map<string, string>();
-  const stillVerbatim: string[] = [];
   const name = (file: string) => {
     const path = relative(process.cwd(), join(dir, file));
     return path.startsWith("..") ? join(dir, file) : path || file;
@@ -62,8 +98,9 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const technicians = await list(DATA_FILES.technicians, Technician);
   const serviceAreas = await list(DATA_FILES.serviceAreas, ServiceArea);
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
-  const reviews: Review[] = [];
-  const seen = new Map<string, { file: string; line: number }>();
+  // A line seen before was checked against these lists: with others, every line is read again.
+  const version = cache?.dir && hash("sha1", [cache.versions.verbatim, ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n"));
+  const kept = version ? await cache!.read<Record<string, FileLines>>(LINES_PART, version) : undefined;
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(
     (names) => names.filter((n) => n.endsWith(".jsonl")).sort(),
@@ -72,50 +109,157 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
       return [];
     },
   );
+  const seen = new Map<string, { file: string; line: number }>();
+  const read: Read[] = [];
+  const keep: Record<string, FileLines> = {};
+  let count = 0;
   for (const fileName of files) {
+    const path = join(reviewDir, fileName);
     const file = name(join(DATA_FILES.reviews, fileName));
-    let line = 0;
-    for await (const batch of batchesOf(join(reviewDir, fileName))) {
-      for (const text of batch) {
-        line++;
-        if (text.trim() === "") continue;
-        const raw = parseJson(text, file, `line ${line}`, problems);
-        if (raw === undefined) continue;
-        const lineHash = hash("sha1", text, "base64");
-        const seenBefore = verbatim.has(lineHash);
-        let review: Review;
-        if (seenBefore) {
-          review = raw as Review;
-        } else {
-          const parsed = Review.safeParse(raw);
-          if (!parsed.success) {
-            problems.push(...problemsFromZod(parsed.error, file, recordOf(line, raw), raw));
-            continue;
-          }
-          review = parsed.data;
-        }
-        if (seenBefore || isDeepStrictEqual(raw, review)) stillVerbatim.push(lineHash);
-        lineHashes.set(review.id, lineHash);
-        // Where each id was first seen, as file and line: the record's name is made for a problem only.
-        const first = seen.get(review.id);
-        if (first) problems.push({ file, record: recordOf(line, review), field: "id", value: review.id, expected: `expected a unique id; ${first.file} ${recordOf(first.line, review)} has it already` });
-        else seen.set(review.id, { file, line });
-        crossCheck(review, known, problems, file, line);
-        reviews.push(review);
-        if (onProgress && reviews.length % 50_000 === 0) onProgress(reviews.length);
-      }
-    }
+    const fileHash = version ? await hashFile(path) : "";
+    const before = kept?.[fileName];
+    const lines = before?.file === fileHash ? unpack(before) : await readLines(path, file, before, known, problems);
+    read.push(lines);
+    // Every id once, across the files; where each was first seen, as file and line.
+    lines.ids.forEach((id, i) => {
+      if (!id) return;
+      const first = seen.get(id);
+      if (first) problems.push({ file, record: `line ${i + 1} (${id})`, field: "id", value: id, expected: `expected a unique id; ${first.file} line ${first.line} (${id}) has it already` });
+      else seen.set(id, { file, line: i + 1 });
+      if (onProgress && ++count % 50_000 === 0) onProgress(count);
+    });
+    if (version) keep[fileName] = before?.file === fileHash ? before : pack(fileHash, lines);
   }
   if (files.length === 0 && problems.length === 0) {
     problems.push({ file: name(DATA_FILES.reviews), expected: "expected at least one .jsonl file of reviews" });
   }
   if (problems.length > 0) {
+    // In file order: a line's own problems were found as it was read, a repeated id after.
+    const rank = new Map(files.map((f, i) => [name(join(DATA_FILES.reviews, f)), i]));
+    const at = (p: Problem) => [rank.get(p.file) ?? -1, Number(/^line (\d+)/.exec(p.record ?? "")?.[1] ?? 0)] as const;
+    problems.sort((a, b) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1]);
     const shown = problems.slice(0, MAX_PROBLEMS);
     if (problems.length > MAX_PROBLEMS) shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
     throw new DataError(shown);
   }
-  void cache?.write(VERBATIM_PART, cache.versions.verbatim, stillVerbatim);
-  return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, reviews, lineHashes };
+  if (version) void cache!.write(LINES_PART, version, keep);
+
+  const months = new Map<string, { count: number; digests: string[] }>();
+  read.forEach((lines, f) => {
+    for (const [month, { count, digest }] of Object.entries(keep[files[f]!]?.digests ?? digestsOf(lines))) {
+      const entry = months.get(month) ?? months.set(month, { count: 0, digests: [] }).get(month)!;
+      entry.count += count;
+      entry.digests.push(`${files[f]} ${digest}`);
+    }
+  });
+  const withdrawn = read.flatMap((lines) => [...lines.at].sort(([a], [b]) => a - b).map(([i, at]) => ({ id: lines.ids[i]!, at })));
+  const reviews = async (wanted?: ReadonlySet<string>): Promise<Line[]> => {
+    const out: Line[] = [];
+    for (const [f, lines] of read.entries()) {
+      const indices = lines.hashes.flatMap((h, i) => (h && (!wanted || wanted.has(lines.months[i]!)) ? [i] : []));
+      if (indices.length === 0) continue;
+      const texts = lines.texts ?? (indices.some((i) => !lines.parsed.has(i)) ? await textsOf(join(reviewDir, files[f]!)) : []);
+      for (const i of indices) {
+        // A line parsed by this build is its record; one seen before is parsed again, through the
+        // schema unless the schema takes it as it is.
+        const review = lines.parsed.get(i) ?? (lines.verbatim[i] ? (JSON.parse(texts[i]!) as Review) : Review.parse(JSON.parse(texts[i]!)));
+        out.push({ review, hash: lines.hashes[i]! });
+      }
+    }
+    return out;
+  };
+  return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, months, withdrawn, reviews };
+}
+
+/** A file's hash, read as a stream (a large file is never held whole). */
+async function hashFile(path: string): Promise<string> {
+  const sha1 = createHash("sha1");
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) sha1.update(chunk as Buffer);
+  return sha1.digest("base64");
+}
+
+/** Every line of a file, blank ones included. */
+async function textsOf(path: string): Promise<string[]> {
+  const texts: string[] = [];
+  for await (const batch of batchesOf(path)) texts.push(...batch);
+  return texts;
+}
+
+/**
+ * A file's lines, each read and checked: a line `before` holds (the same file as it was) is
+ * known, the others are parsed and validated, their problems added to `problems`.
+ */
+async function readLines(path: string, file: string, before: FileLines | undefined, known: Known, problems: Problem[]): Promise<Read> {
+  const old = before && unpack(before);
+  const oldIndex = new Map(old?.hashes.map((h, i) => [h, i]));
+  const texts = await textsOf(path);
+  // The texts are kept for the lines not parsed here, if any are asked for later.
+  const read: Read = { ids: [], hashes: [], months: [], verbatim: new Uint8Array(texts.length), at: new Map(), parsed: new Map(), ...(old && { texts }) };
+  texts.forEach((text, i) => {
+    read.ids.push("");
+    read.hashes.push("");
+    read.months.push("");
+    if (text.trim() === "") return;
+    const lineHash = hash("sha1", text, "base64");
+    const o = oldIndex.get(lineHash);
+    if (o !== undefined && old) {
+      read.ids[i] = old.ids[o]!;
+      read.hashes[i] = lineHash;
+      read.months[i] = old.months[o]!;
+      read.verbatim[i] = old.verbatim[o]!;
+      const at = old.at.get(o);
+      if (at !== undefined) read.at.set(i, at);
+      return;
+    }
+    const raw = parseJson(text, file, `line ${i + 1}`, problems);
+    if (raw === undefined) return;
+    const parsed = Review.safeParse(raw);
+    if (!parsed.success) return void problems.push(...problemsFromZod(parsed.error, file, recordOf(i + 1, raw), raw));
+    const review = parsed.data;
+    crossCheck(review, known, problems, file, i + 1);
+    read.ids[i] = review.id;
+    read.hashes[i] = lineHash;
+    read.verbatim[i] = isDeepStrictEqual(raw, review) ? 1 : 0;
+    if (review.withdrawn) read.at.set(i, review.withdrawn.at);
+    else read.months[i] = review.date.slice(0, 7);
+    read.parsed.set(i, review);
+  });
+  return read;
+}
+
+/** Each month's published lines of a file: how many, and a hash of their hashes in file order. */
+function digestsOf(lines: Read): FileLines["digests"] {
+  const byMonth = new Map<string, string[]>();
+  lines.months.forEach((month, i) => {
+    if (!month) return;
+    const list = byMonth.get(month);
+    if (list) list.push(lines.hashes[i]!);
+    else byMonth.set(month, [lines.hashes[i]!]);
+  });
+  return Object.fromEntries([...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]));
+}
+
+function pack(file: string, lines: Read): FileLines {
+  return {
+    file,
+    ids: lines.ids.join("\n"),
+    hashes: lines.hashes.join("\n"),
+    months: lines.months.join("\n"),
+    verbatim: lines.verbatim,
+    withdrawn: [...lines.at].map(([line, at]) => ({ line, at })),
+    digests: digestsOf(lines),
+  };
+}
+
+function unpack(kept: FileLines): Read {
+  return {
+    ids: kept.ids.split("\n"),
+    hashes: kept.hashes.split("\n"),
+    months: kept.months.split("\n"),
+    verbatim: kept.verbatim,
+    at: new Map(kept.withdrawn.map(({ line, at }) => [line, at])),
+    parsed: new Map(),
+  };
 }
 
 /**
@@ -142,8 +286,11 @@ function recordOf(line: number, raw: unknown): string {
   return typeof id === "string" ? `line ${line} (${id})` : `line ${line}`;
 }
 
+/** The ids a review may name, by field; undefined where the list has problems of its own. */
+type Known = Record<"technicians" | "services" | "service_area", Set<string> | undefined>;
+
 /** References to other files, and dates that must follow the review's own, into `problems`. */
-function crossCheck(review: Review, known: Record<"technicians" | "services" | "service_area", Set<string> | undefined>, problems: Problem[], file: string, line: number): void {
+function crossCheck(review: Review, known: Known, problems: Problem[], file: string, line: number): void {
   const add = (field: string, value: string, expected: string) => problems.push({ file, record: recordOf(line, review), field, value, expected });
   const check = (field: string, id: string, ids: Set<string> | undefined, source: string) => {
     if (!ids || ids.has(id)) return;

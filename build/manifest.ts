@@ -10,6 +10,7 @@ import { strongEtag } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
+import { gzipOf } from "./gzip.ts";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -29,6 +30,12 @@ export function contentType(urlPath: string): string {
   const ext = /\.[a-z0-9]+$/.exec(urlPath)?.[0] ?? "";
   return TYPES[urlPath] ?? TYPES[ext] ?? "application/octet-stream";
 }
+
+/** A large file, in bytes: compressed faster. */
+const LARGE = 1_000_000;
+
+/** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole. */
+export type Parts = (data: Buffer) => Promise<Uint8Array[] | undefined>;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
@@ -56,10 +63,14 @@ export class ManifestWriter {
     private readonly cache?: BuildCache,
   ) {}
 
-  /** Start hashing and compressing `file` (a path under the folder), which is complete. */
-  start(file: string): void {
+  /**
+   * Start hashing and compressing `file` (a path under the folder), which is complete. `parts`,
+   * when it gives them, are the file's parts compressed apart (build/gzip.ts): its gzip copy is
+   * put together from them rather than compressed whole.
+   */
+  start(file: string, parts?: Parts): void {
     if (this.described.has(file)) return;
-    const described = this.describe(file);
+    const described = this.describe(file, parts);
     // Awaited by `write`; a build stopped before then must not die of an unhandled rejection.
     described.catch(() => {});
     this.described.set(file, described);
@@ -91,7 +102,7 @@ export class ManifestWriter {
     return manifest;
   }
 
-  private async describe(file: string): Promise<Described> {
+  private async describe(file: string, parts?: Parts): Promise<Described> {
     const type = contentType(`/${file}`);
     const path = join(this.dir, file);
     const data = await readFile(path);
@@ -99,19 +110,20 @@ export class ManifestWriter {
     const etag = strongEtag(data);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
-      const [gzip, br] = await Promise.all([this.compressed(path, data, ".gz", etag), this.compressed(path, data, ".br", etag)]);
+      const [gz, br] = await Promise.all([this.compressed(path, data, ".gz", etag, parts), this.compressed(path, data, ".br", etag)]);
       encodings.br = { file: `${file}.br`, bytes: br };
-      encodings.gzip = { file: `${file}.gz`, bytes: gzip };
+      encodings.gzip = { file: `${file}.gz`, bytes: gz };
     }
     return { file, etag, content_type: type, bytes: size, encodings };
   }
 
   /** The file compressed, or its compressed copy from the cache when its content was seen. */
-  private async compressed(path: string, data: Buffer, ext: ".gz" | ".br", etag: string): Promise<number> {
+  private async compressed(path: string, data: Buffer, ext: ".gz" | ".br", etag: string, parts?: Parts): Promise<number> {
     const kept = this.cache?.compressed(etag, ext);
     if (kept) this.used.add(kept);
     if (kept && (await copyFile(kept, path + ext).then(() => true, () => false))) return (await stat(path + ext)).size;
-    const bytes = await compress(path, data, ext);
+    const compressedParts = ext === ".gz" ? await parts?.(data) : undefined;
+    const bytes = compressedParts ? await writeGzipOf(path + ext, compressedParts, data) : await compress(path, data, ext);
     if (kept) await this.cache!.keep(path + ext, kept);
     return bytes;
   }
@@ -139,11 +151,11 @@ async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise
     ext === ".gz"
       ? // Level 9 takes 6x longer than 6 on repetitive JSON (insights.json) for under 1% smaller,
         // and 6 takes 1.3-1.8x longer than 5 on the large files for 1-3.5% smaller.
-        await gzipAsync(data, { level: size > 1_000_000 ? 5 : 9 })
+        await gzipAsync(data, { level: size > LARGE ? 5 : 9 })
       : await brotliAsync(data, {
           params: {
             // Quality 11 is ~50x slower than 5 for a few percent: keep it for small files only.
-            [constants.BROTLI_PARAM_QUALITY]: size > 1_000_000 ? 5 : 11,
+            [constants.BROTLI_PARAM_QUALITY]: size > LARGE ? 5 : 11,
             [constants.BROTLI_PARAM_SIZE_HINT]: size,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },
@@ -154,3 +166,9 @@ async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
+
+async function writeGzipOf(path: string, parts: readonly Uint8Array[], data: Buffer): Promise<number> {
+  const gz = gzipOf(parts, data);
+  await writeFile(path, gz);
+  return gz.length;
+}

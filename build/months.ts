@@ -8,12 +8,12 @@
  */
 import { hash } from "node:crypto";
 import type { PublicReview } from "../core/schema/public.ts";
-import type { Review } from "../core/schema/records.ts";
 import { changedAt, latest, newestFirst } from "../core/dataset.ts";
 import type { BuildCache } from "./cache.ts";
 import { toPublicReview, type Published } from "./dataset.ts";
 import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "./insights.ts";
-import type { SourceData } from "./load.ts";
+import type { Line, SourceData } from "./load.ts";
+import { deflatePart } from "./gzip.ts";
 import { concat, decode, judge, split } from "./sentiment/parallel.ts";
 import { phrasesOf, type Phrases } from "./topics.ts";
 
@@ -28,8 +28,9 @@ export interface MonthPart {
   ids: string[];
   lines: string[];
   ratings: Uint8Array;
-  /** Each review's JSON as reviews.json has it, joined by ",\n". */
+  /** Each review's JSON as reviews.json has it, joined by ",\n"; and that text compressed (build/gzip.ts). */
   json: string;
+  gzip: Uint8Array;
   /** Each review's <url> entry of sitemap.xml, joined by "\n". */
   sitemap: string;
   /** The latest change among them. */
@@ -38,11 +39,14 @@ export interface MonthPart {
 }
 
 export interface Month {
+  /** Complete once `figureMonths` is done (its figures, its compressed JSON). */
   part: MonthPart;
   /** The reviews, newest first, when this build computes the part (not when it was kept). */
   reviews?: PublicReview[];
   /** The part the cache held for the month, when it is not this one. */
   previous?: MonthPart;
+  /** The part's JSON compressed, when this build computes the part. */
+  compressing?: Promise<Buffer>;
 }
 
 /** What every month's part is made with: the business's names are left out of the topics. */
@@ -65,37 +69,44 @@ interface Analysis {
  * for their figures, which `figure` adds.
  */
 export async function planMonths(source: SourceData, baseUrl: string, context: MonthContext, cache: BuildCache): Promise<Month[]> {
-  const byMonth = new Map<string, Review[]>();
-  for (const review of source.reviews) {
-    if (review.withdrawn) continue;
-    const month = review.date.slice(0, 7);
-    const list = byMonth.get(month);
-    if (list) list.push(review);
-    else byMonth.set(month, [review]);
-  }
-  const names = [...byMonth.keys()].sort().reverse();
+  const names = [...source.months.keys()].sort().reverse();
   const kept = await Promise.all(names.map((month) => cache.read<MonthPart>(monthFile(month), cache.versions.months)));
   const shared = `${cache.versions.months}\n${baseUrl}\n${JSON.stringify(context)}`;
-  const day = (t: string) => t.slice(0, 10);
-  return names.map((month, i) => {
-    const records = byMonth.get(month)!;
-    const content = cache.dir ? hash("sha1", records.map((r) => source.lineHashes.get(r.id)).join("\n"), "base64") : "";
+  const planned = names.map((month, i) => {
+    const content = cache.dir ? hash("sha1", source.months.get(month)!.digests.join("\n"), "base64") : "";
     const key = cache.dir ? hash("sha1", `${shared}\n${content}`, "base64") : "";
-    const previous = kept[i];
-    if (previous?.key === key && cache.dir) return { part: previous };
-    const reviews = records.map((r) => toPublicReview(r, baseUrl)).sort(newestFirst);
+    return { month, content, key, previous: kept[i] };
+  });
+  // The reviews of the months whose kept part is not this one, read (or parsed again) from their lines.
+  const made = new Set(planned.filter((p) => !(cache.dir && p.previous?.key === p.key)).map((p) => p.month));
+  const byMonth = new Map<string, Line[]>();
+  for (const line of made.size ? await source.reviews(made) : []) {
+    const month = line.review.date.slice(0, 7);
+    const list = byMonth.get(month);
+    if (list) list.push(line);
+    else byMonth.set(month, [line]);
+  }
+  const day = (t: string) => t.slice(0, 10);
+  return planned.map(({ month, content, key, previous }) => {
+    if (!made.has(month)) return { part: previous! };
+    const lines = byMonth.get(month)!;
+    const hashes = new Map(lines.map((l) => [l.review.id, l.hash]));
+    const reviews = lines.map((l) => toPublicReview(l.review, baseUrl)).sort(newestFirst);
     const part = {
       month,
       content,
       key,
       ids: reviews.map((r) => r.id),
-      lines: reviews.map((r) => source.lineHashes.get(r.id)!),
+      lines: reviews.map((r) => hashes.get(r.id)!),
       ratings: Uint8Array.from(reviews, (r) => r.rating),
       json: reviews.map((r) => JSON.stringify(r)).join(",\n"),
       sitemap: reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n"),
       updated: latest(reviews.map(changedAt)),
     } as MonthPart;
-    return { part, reviews, previous };
+    const compressing = deflatePart(part.json);
+    // Awaited by `figureMonths`; a build stopped before then must not die of an unhandled rejection.
+    compressing.catch(() => {});
+    return { part, reviews, previous, compressing };
   });
 }
 
@@ -120,6 +131,7 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
   judging.catch(() => {});
   const phrases: Phrases[] = made.map((m) => phrasesOf(m.reviews.map((r) => r.text), context.names));
   const judged = await judging;
+  for (const m of made) m.part.gzip = await m.compressing!;
   let next = 0;
   made.forEach((m, i) => {
     const own = entries[i]!.map((entry) => entry ?? judged[next++]!);

@@ -24,6 +24,11 @@ export function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): strin
   return `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"updated":${JSON.stringify(updated)}${REVIEWS_OPEN}`;
 }
 
+/** The text around reviews.json's chunks of reviews: before the first, between two, after the last. */
+export function reviewsJsonGlue(head: Omit<ReviewsDataset, "reviews">, chunks: number): { open: string; between: string; close: string } {
+  return { open: `${reviewsJsonHead(head)}\n`, between: ",\n", close: chunks ? `\n${REVIEWS_JSON_TAIL}` : REVIEWS_JSON_TAIL };
+}
+
 /**
  * Write reviews.json from its head and its reviews' lines, in chunks: each chunk one or more
  * reviews' JSON (newest first), joined by ",\n" (the build keeps a month's reviews as one chunk).
@@ -33,9 +38,10 @@ export async function writeReviewsJson(path: string, head: Omit<ReviewsDataset, 
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, "drain");
   };
-  await write(reviewsJsonHead(head));
-  for (const [i, chunk] of chunks.entries()) await write(`${i ? ",\n" : "\n"}${chunk}`);
-  await write(`\n${REVIEWS_JSON_TAIL}`);
+  const glue = reviewsJsonGlue(head, chunks.length);
+  await write(glue.open);
+  for (const [i, chunk] of chunks.entries()) await write(i ? `${glue.between}${chunk}` : chunk);
+  await write(glue.close);
   out.end();
   await once(out, "finish");
 }

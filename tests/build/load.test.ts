@@ -21,7 +21,7 @@ async function problemsFor(reviews: unknown[], extra?: Record<string, string>): 
 describe("loadData validation", () => {
   it("accepts a valid data folder", async () => {
     const data = await loadData(await smallData([review(), review({ id: "r-2", rating: 1 })]));
-    expect(data.reviews.map((r) => r.id)).toEqual(["r-1", "r-2"]);
+    expect((await data.reviews()).map((line) => line.review.id)).toEqual(["r-1", "r-2"]);
     expect(data.technicians).toHaveLength(2);
   });
 

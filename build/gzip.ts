@@ -1,0 +1,33 @@
+/**
+ * A gzip file put together from parts compressed apart: a part that does not change between
+ * builds (a month's lines of reviews.json, build/months.ts) is compressed once and kept, and the
+ * file's gzip copy is its parts one after the other, wrapped once.
+ */
+import { promisify } from "node:util";
+import { constants, crc32, deflateRaw } from "node:zlib";
+
+const deflateRawAsync = promisify(deflateRaw);
+
+/** Parts are compressed at the level build/manifest.ts uses for large files. */
+const PART_LEVEL = 5;
+
+/**
+ * A part of a file, compressed on its own (raw deflate, ended by a sync flush so that parts can
+ * follow each other; `last` ends the stream instead). On libuv's threads.
+ */
+export function deflatePart(text: string | Uint8Array, last = false): Promise<Buffer> {
+  return deflateRawAsync(typeof text === "string" ? Buffer.from(text) : text, { level: PART_LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+}
+
+/**
+ * The gzip file (RFC 1952) of `data`, from its parts made by `deflatePart` in order (the last
+ * with `last`): one member, as every gzip reader expects, its checksum over the whole data.
+ */
+export function gzipOf(parts: readonly Uint8Array[], data: Uint8Array): Buffer {
+  // ID1 ID2, deflate, no flags, no time, no extra flags, OS "unix".
+  const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(data), 0);
+  trailer.writeUInt32LE(data.length % 2 ** 32, 4);
+  return Buffer.concat([header, ...parts, trailer]);
+}
