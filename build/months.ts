@@ -24,15 +24,20 @@ export interface MonthPart {
   content: string;
   /** What the part is made from: its reviews' lines, the base URL, the business's names and the code. */
   key: string;
-  /** The reviews' ids, newest first; each review's line hash and stars in the same order. */
-  ids: string[];
-  lines: string[];
+  /** How many reviews. */
+  count: number;
+  /** The reviews' ids, newest first, joined by "\n" (`idsOf`); their lines' hashes the same way, and their stars. */
+  ids: string;
+  lines: string;
   ratings: Uint8Array;
-  /** Each review's JSON as reviews.json has it, joined by ",\n"; and that text compressed (build/gzip.ts). */
-  json: string;
+  /**
+   * Each review's JSON as reviews.json has it, joined by ",\n", as UTF-8 (kept and read back as
+   * bytes, a third of the text's size); and that text compressed (build/gzip.ts).
+   */
+  json: Uint8Array;
   gzip: Uint8Array;
-  /** Each review's <url> entry of sitemap.xml, joined by "\n". */
-  sitemap: string;
+  /** Each review's <url> entry of sitemap.xml, joined by "\n", as UTF-8. */
+  sitemap: Uint8Array;
   /** The latest change among them. */
   updated: string;
   figures: MonthFigures;
@@ -92,21 +97,23 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
     const lines = byMonth.get(month)!;
     const hashes = new Map(lines.map((l) => [l.review.id, l.hash]));
     const reviews = lines.map((l) => toPublicReview(l.review, baseUrl)).sort(newestFirst);
-    const part = {
+    // Its compressed JSON and its figures come with `figureMonths`.
+    const part: Omit<MonthPart, "gzip" | "figures"> = {
       month,
       content,
       key,
-      ids: reviews.map((r) => r.id),
-      lines: reviews.map((r) => hashes.get(r.id)!),
+      count: reviews.length,
+      ids: reviews.map((r) => r.id).join("\n"),
+      lines: reviews.map((r) => hashes.get(r.id)!).join("\n"),
       ratings: Uint8Array.from(reviews, (r) => r.rating),
-      json: reviews.map((r) => JSON.stringify(r)).join(",\n"),
-      sitemap: reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n"),
+      json: Buffer.from(reviews.map((r) => JSON.stringify(r)).join(",\n")),
+      sitemap: Buffer.from(reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n")),
       updated: latest(reviews.map(changedAt)),
-    } as MonthPart;
+    };
     const compressing = deflatePart(part.json);
     // Awaited by `figureMonths`; a build stopped before then must not die of an unhandled rejection.
     compressing.catch(() => {});
-    return { part, reviews, previous, compressing };
+    return { part: part as MonthPart, reviews, previous, compressing };
   });
 }
 
@@ -148,7 +155,22 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
 
 /** A month's reviews, newest first: parsed back from their JSON when the part was kept. */
 export function reviewsOf(month: Month): PublicReview[] {
-  return month.reviews ?? (JSON.parse(`[${month.part.json}]`) as PublicReview[]);
+  return month.reviews ?? (JSON.parse(`[${text(month.part.json)}]`) as PublicReview[]);
+}
+
+/** A month's reviews' ids, newest first. */
+export function idsOf(part: MonthPart): string[] {
+  return part.count ? part.ids.split("\n") : [];
+}
+
+/** A month's reviews' line hashes, newest first. */
+export function linesOf(part: MonthPart): string[] {
+  return part.count ? part.lines.split("\n") : [];
+}
+
+/** UTF-8 bytes as text (a cache gives back a Uint8Array, not a Buffer). */
+export function text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }
 
 /** The newest `n` published reviews, from the newest months. */
@@ -165,6 +187,6 @@ export function newest(months: readonly Month[], n: number): PublicReview[] {
 export function insightsOf(months: readonly Month[], head: Published, baseUrl: string): Figures {
   return mergeInsights(
     months.map((m) => m.part.figures),
-    { baseUrl, business: head.business, overall: head.aggregate_rating, updated: head.updated, reviews: months.map((m) => ({ ids: m.part.ids, ratings: m.part.ratings })) },
+    { baseUrl, business: head.business, overall: head.aggregate_rating, updated: head.updated, reviews: months.map((m) => ({ ids: idsOf(m.part), ratings: m.part.ratings })) },
   );
 }

@@ -17,12 +17,13 @@ import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { reviewsOf, type Month } from "./months.ts";
+import { idsOf, linesOf, reviewsOf, type Month } from "./months.ts";
 import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
 const PAGES = SITE_PAGES;
+const NEWLINE = Buffer.from("\n");
 
 /** What `writePages` is given: the folder, the reviews, and what every page shows. */
 export interface PagesJob {
@@ -84,12 +85,14 @@ export class ReviewPages {
       if (shown === part.content) continue;
       // The month's pages as the previous part made them, when that is the part they show;
       // otherwise all of them are written.
-      const before = previous && previous.content === shown ? new Map(previous.ids.map((id, i) => [id, previous.lines[i]!])) : undefined;
+      const lines = linesOf(previous ?? part);
+      const before = previous && previous.content === shown ? new Map(idsOf(previous).map((id, i) => [id, lines[i]!])) : undefined;
+      const now = linesOf(part);
       reviewsOf(month).forEach((r, i) => {
-        if (before?.get(r.id) !== part.lines[i]) changed.push(r);
+        if (before?.get(r.id) !== now[i]) changed.push(r);
       });
     }
-    const total = months.reduce((n, m) => n + m.part.ids.length, 0);
+    const total = months.reduce((n, m) => n + m.part.count, 0);
     return new ReviewPages(context, shared, months, cache, changed.length <= CARRY_AT_MOST * total ? changed : undefined);
   }
 
@@ -125,7 +128,7 @@ export class ReviewPages {
     this.moved = true;
     try {
       const present = new Set(await readdir(folder));
-      const keep = new Set(this.months.flatMap((m) => m.part.ids.map((id) => `${id}.html`)));
+      const keep = new Set(this.months.flatMap((m) => idsOf(m.part).map((id) => `${id}.html`)));
       const written = new Set(this.changed!.map((r) => r.id));
       // A page missing from the folder is written too, whatever the cache says.
       const missing = [...keep].filter((name) => !present.has(name)).map((name) => name.slice(0, -".html".length)).filter((id) => !written.has(id));
@@ -145,7 +148,7 @@ export class ReviewPages {
   /** The reviews with these ids, from the months that hold them. */
   private find(ids: ReadonlySet<string>): PublicReview[] {
     if (ids.size === 0) return [];
-    return this.months.filter((m) => m.part.ids.some((id) => ids.has(id))).flatMap(reviewsOf).filter((r) => ids.has(r.id));
+    return this.months.filter((m) => idsOf(m.part).some((id) => ids.has(id))).flatMap(reviewsOf).filter((r) => ids.has(r.id));
   }
 
   /** After a failure, put the carried folder back into the previous dist/, if it was moved. */
@@ -174,15 +177,19 @@ const PAGES_PART = "pages.v8";
 
 /** sitemap.xml: the pages, then the newest reviews (each month's entries, months.ts) up to the protocol's 50,000 URLs. */
 export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<void> {
-  const urls = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`);
+  const pages = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`).join("\n");
+  const parts: Uint8Array[] = [Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages}`)];
   let room = SITEMAP_MAX - PAGES.length;
   for (const { part } of months) {
     if (room <= 0) break;
-    if (part.ids.length <= room) urls.push(part.sitemap);
-    else urls.push(part.sitemap.split("\n").slice(0, room).join("\n"));
-    room -= part.ids.length;
+    // A month's entries, each on its line: all of them, or as many as there is room for.
+    let end = part.sitemap.length;
+    if (part.count > room) for (let n = 0, at = -1; n < room; n++) end = at = part.sitemap.indexOf(10, at + 1);
+    parts.push(NEWLINE, part.sitemap.subarray(0, end));
+    room -= part.count;
   }
-  await writeFile(join(dir, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`);
+  parts.push(Buffer.from("\n</urlset>\n"));
+  await writeFile(join(dir, "sitemap.xml"), Buffer.concat(parts));
 }
 
 /** The pages' script (site/scripts/*.ts), bundled and minified into assets/. */

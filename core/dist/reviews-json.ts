@@ -31,16 +31,20 @@ export function reviewsJsonGlue(head: Omit<ReviewsDataset, "reviews">, chunks: n
 
 /**
  * Write reviews.json from its head and its reviews' lines, in chunks: each chunk one or more
- * reviews' JSON (newest first), joined by ",\n" (the build keeps a month's reviews as one chunk).
+ * reviews' JSON (newest first), joined by ",\n", as text or UTF-8 (the build keeps a month's
+ * reviews as one chunk).
  */
-export async function writeReviewsJson(path: string, head: Omit<ReviewsDataset, "reviews">, chunks: readonly string[]): Promise<void> {
+export async function writeReviewsJson(path: string, head: Omit<ReviewsDataset, "reviews">, chunks: readonly (string | Uint8Array)[]): Promise<void> {
   const out = createWriteStream(path);
-  const write = async (text: string) => {
+  const write = async (text: string | Uint8Array) => {
     if (!out.write(text)) await once(out, "drain");
   };
   const glue = reviewsJsonGlue(head, chunks.length);
   await write(glue.open);
-  for (const [i, chunk] of chunks.entries()) await write(i ? `${glue.between}${chunk}` : chunk);
+  for (const [i, chunk] of chunks.entries()) {
+    if (i) await write(glue.between);
+    await write(chunk);
+  }
   await write(glue.close);
   out.end();
   await once(out, "finish");
