@@ -6,7 +6,7 @@
  */
 import type { PublicReview } from "../core/schema/public.ts";
 import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
-import { JsonList } from "../core/json.ts";
+import { JsonList, jsonPart, type JsonPart } from "../core/json.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 
 type EntityFigures = InsightsWith<JsonList>["entities"]["technicians"][number];
@@ -62,7 +62,7 @@ export interface FaqPart {
   happy: number;
   unhappy: number;
   /** The reviews that raise the aspect as a question or a worry, as JSON text. */
-  raised: { json: string; count: number };
+  raised: JsonPart;
   /** The surest praise of a happy customer and complaint of an unhappy one, the first among equals. */
   quotes: [Surest | null, Surest | null];
 }
@@ -103,7 +103,7 @@ export function faqParts(analysed: readonly Analysed[]): FaqPart[] {
       if (concern) part.raised.push(review.id);
     });
   }
-  return parts.map((p) => ({ ...p, raised: { json: p.raised.map((id) => JSON.stringify(id)).join(","), count: p.raised.length } }));
+  return parts.map((p) => ({ ...p, raised: jsonPart(p.raised) }));
 }
 
 /** "Yes" to "Mostly no", from the share of customers with a verdict who were happy. */

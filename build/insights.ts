@@ -11,7 +11,7 @@
 import type { AggregateRating, PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
 import { aggregateOfCounts, quarterOf, round2 } from "../core/dataset.ts";
-import { JsonList } from "../core/json.ts";
+import { JsonList, jsonPart, type JsonPart } from "../core/json.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
@@ -37,13 +37,8 @@ export interface MentionRef {
 /** Quotes shown with an aspect: the clearest of each polarity. */
 const HIGHLIGHTS = 3;
 
-/** A list as JSON text: its items' JSON joined by commas, and how many there are. */
-export interface Part {
-  json: string;
-  count: number;
-}
-
-const part = (items: readonly unknown[]): Part => ({ json: items.map((item) => JSON.stringify(item)).join(","), count: items.length });
+type Part = JsonPart;
+const part = jsonPart;
 
 /** One of a month's clearest quotes of an aspect; `order` counts the aspect's mentions in the month. */
 interface Said {
@@ -104,14 +99,15 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
   type Candidate = { ref: MentionRef; margin: number; text: string; order: number };
   const groups = ASPECTS.map(() => ({ all: [] as MentionRef[], said: POLARITIES.map(() => [] as Candidate[]), reviews: [] as string[], counts: [0, 0, 0] }));
   const billing: string[] = [];
-  const entities: MonthFigures["entities"] = { technicians: {}, services: {}, service_areas: {} };
+  type Growing = Omit<EntityPart, "ids"> & { ids: string[] };
+  const growing: Record<keyof MonthFigures["entities"], Record<string, Growing>> = { technicians: {}, services: {}, service_areas: {} };
   const addTo = (kind: keyof MonthFigures["entities"], id: string, review: PublicReview, codes: number[]) => {
-    const e = (entities[kind][id] ??= { count: 0, ratingCounts: [0, 0, 0, 0, 0], newest: review.date, oldest: review.date, aspects: new Int32Array(ASPECTS.length * 3), ids: { json: "", count: 0 } });
+    const e = (growing[kind][id] ??= { count: 0, ratingCounts: [0, 0, 0, 0, 0], newest: review.date, oldest: review.date, aspects: new Int32Array(ASPECTS.length * 3), ids: [] });
     e.count++;
     e.ratingCounts[review.rating - 1]!++;
     e.oldest = review.date;
     for (const code of codes) e.aspects[code]!++;
-    e.ids.json += `${e.ids.count++ ? "," : ""}${JSON.stringify(review.id)}`;
+    e.ids.push(review.id);
   };
   reviews.forEach((review, index) => {
     const codes: number[] = [];
@@ -134,6 +130,9 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
     for (const id of new Set(review.services)) addTo("services", id, review, codes);
     addTo("service_areas", review.service_area, review, codes);
   });
+  const entities = Object.fromEntries(
+    Object.entries(growing).map(([kind, byId]) => [kind, Object.fromEntries(Object.entries(byId).map(([id, e]) => [id, { ...e, ids: part(e.ids) }]))]),
+  ) as MonthFigures["entities"];
   const questions = faqParts(reviews.map((review, i) => ({ review, mentions: found[i] as Mention[] })));
   return {
     quarter: quarterOf(reviews[0]!.date),

@@ -6,7 +6,7 @@
  */
 import type { AggregateRating } from "../core/schema/public.ts";
 import { round2 } from "../core/dataset.ts";
-import { JsonList } from "../core/json.ts";
+import { itemsOf, JsonList, jsonPart, type JsonPart } from "../core/json.ts";
 import { ENOUGH } from "./faq.ts";
 import type { InsightsWith } from "../core/schema/insights.ts";
 
@@ -29,11 +29,7 @@ const percent = (part: number, whole: number) => Math.round((part / whole) * 100
 export const starsApart = (a: number, b: number) => Math.round((a - b) * 100) / 100;
 const comparison = (now: number, then: number) => (starsApart(now, then) >= NOTICEABLE ? "up from" : starsApart(then, now) >= NOTICEABLE ? "down from" : "about the same as");
 
-/** A list of reviews as JSON text, with its length (a month's part of a JsonList). */
-interface Part {
-  json: string;
-  count: number;
-}
+type Part = JsonPart;
 
 /** Reviews by stars, 1 to 5, with the ids of those reviews. */
 interface Rated {
@@ -159,7 +155,7 @@ function needsAttention(months: readonly SummaryMonth[], quarters: Quarter[], en
   // list is made only for a sentence that cites it.
   const withTechnicians = months.reduce((n, m) => n + m.withTechnicians.count, 0);
   const sumAll = months.reduce((n, m) => n + m.withTechnicians.sum, 0);
-  const items = (part: Part) => (part.count ? (JSON.parse(`[${part.json}]`) as string[]) : []);
+  const items = (part: Part) => itemsOf(part) as string[];
   for (const t of rated) {
     const count = withTechnicians - t.review_count;
     if (count < ENOUGH) continue;
@@ -167,7 +163,7 @@ function needsAttention(months: readonly SummaryMonth[], quarters: Quarter[], en
     if (starsApart(theirs, t.average_rating) >= WELL_BELOW) {
       const others = JsonList.join(
         months.map((m) => {
-          const own = new Set(items(m.entities.technicians[t.id]?.ids ?? { json: "", count: 0 }));
+          const own = new Set(items(m.entities.technicians[t.id]?.ids ?? jsonPart([])));
           return JsonList.of(items(m.withTechnicians).filter((id) => !own.has(id)));
         }),
       );

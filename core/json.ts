@@ -7,72 +7,85 @@ export function safeJson(text: string): unknown {
   }
 }
 
+/** Some items of a list as JSON: their JSON joined by commas, as UTF-8, and how many there are. Plain data, so that a cache can keep it. */
+export interface JsonPart {
+  json: Uint8Array;
+  count: number;
+}
+
+export function jsonPart(items: readonly unknown[]): JsonPart {
+  return { json: Buffer.from(items.map((item) => JSON.stringify(item)).join(",")), count: items.length };
+}
+
+const utf8 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+
+/** A part's items, parsed. */
+export function itemsOf(part: JsonPart): unknown[] {
+  return part.count ? (JSON.parse(`[${utf8(part.json)}]`) as unknown[]) : [];
+}
+
 /**
- * A long list kept as JSON text: the text of its items in parts (each part the items' JSON joined
- * by commas, with how many items it holds), so that a list made of many months' parts is put
- * together without parsing or stringifying an item again. `toJson` writes it as the list it
- * stands for.
+ * A long list kept as JSON: its items in parts (JsonPart), so that a list made of many months'
+ * parts is put together without parsing or stringifying an item again. `toJson` writes it as the
+ * list it stands for.
  */
 export class JsonList {
-  constructor(
-    /** Each part: one or more items' JSON, joined by commas. */
-    readonly parts: readonly string[],
-    /** How many items each part holds. */
-    readonly counts: readonly number[],
-  ) {}
+  private constructor(readonly parts: readonly JsonPart[]) {}
 
   /** How many items, in all. */
   get length(): number {
-    return this.counts.reduce((n, c) => n + c, 0);
+    return this.parts.reduce((n, p) => n + p.count, 0);
   }
 
   static of(items: readonly unknown[]): JsonList {
-    return items.length ? new JsonList([items.map((item) => JSON.stringify(item)).join(",")], [items.length]) : EMPTY;
+    return new JsonList(items.length ? [jsonPart(items)] : []);
   }
 
-  /** A list from parts kept as plain data (a cache keeps no class). */
-  static fromParts(parts: readonly { json: string; count: number }[]): JsonList {
-    const kept = parts.filter((p) => p.count > 0);
-    return new JsonList(kept.map((p) => p.json), kept.map((p) => p.count));
+  static fromParts(parts: readonly JsonPart[]): JsonList {
+    return new JsonList(parts.filter((p) => p.count > 0));
   }
 
   static join(lists: readonly JsonList[]): JsonList {
-    return new JsonList(lists.flatMap((list) => list.parts), lists.flatMap((list) => list.counts));
+    return new JsonList(lists.flatMap((list) => list.parts));
   }
 
   /** The items, parsed. */
   items(): unknown[] {
-    return this.parts.flatMap((part) => JSON.parse(`[${part}]`) as unknown[]);
+    return this.parts.flatMap(itemsOf);
   }
 
-  /** The first `n` and the last `n` items, parsed from the text at either end only. */
+  /** The first `n` and the last `n` items, parsed from the bytes at either end only. */
   ends(n: number): unknown[] {
     if (this.length <= 2 * n) return this.items();
+    const parse = (bytes: Uint8Array) => JSON.parse(`[${utf8(bytes)}]`) as unknown[];
     const first: unknown[] = [];
-    for (let i = 0; first.length < n; i++) first.push(...parsed(this.parts[i]!.slice(0, afterItems(this.parts[i]!, n - first.length))));
+    for (let i = 0; first.length < n; i++) {
+      const { json } = this.parts[i]!;
+      first.push(...parse(json.subarray(0, afterItems(json, n - first.length))));
+    }
     const last: unknown[] = [];
-    for (let i = this.parts.length - 1; last.length < n; i--) last.unshift(...parsed(this.parts[i]!.slice(beforeItems(this.parts[i]!, n - last.length) + 1)));
+    for (let i = this.parts.length - 1; last.length < n; i--) {
+      const { json } = this.parts[i]!;
+      last.unshift(...parse(json.subarray(beforeItems(json, n - last.length) + 1)));
+    }
     return [...first, ...last];
   }
 }
 
-const EMPTY = new JsonList([], []);
-const parsed = (items: string) => JSON.parse(`[${items}]`) as unknown[];
-
-// Character codes the scans below look for.
+// Bytes the scans below look for (in UTF-8, no byte of a longer character is one of them).
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COMMA = 44;
 const OPEN = new Set([123, 91]);
 const CLOSE = new Set([125, 93]);
 
-/** Where the first `k` items of a part end (the comma after them, or the end of the text). */
-function afterItems(text: string, k: number): number {
+/** Where the first `k` items of a part end (the comma after them, or the end). */
+function afterItems(json: Uint8Array, k: number): number {
   let depth = 0;
   let inString = false;
   let items = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i]!;
     if (inString) {
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;
@@ -81,20 +94,20 @@ function afterItems(text: string, k: number): number {
     else if (CLOSE.has(c)) depth--;
     else if (c === COMMA && depth === 0 && ++items === k) return i;
   }
-  return text.length;
+  return json.length;
 }
 
 /** Where the last `k` items of a part start, less one (the comma before them, or -1), read from the end. */
-function beforeItems(text: string, k: number): number {
+function beforeItems(json: Uint8Array, k: number): number {
   let depth = 0;
   let inString = false;
   let items = 0;
-  for (let i = text.length - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
+  for (let i = json.length - 1; i >= 0; i--) {
+    const c = json[i]!;
     if (c === QUOTE) {
       // A quote ends or starts a string unless an odd number of backslashes escapes it.
       let backslashes = 0;
-      while (text.charCodeAt(i - 1 - backslashes) === BACKSLASH) backslashes++;
+      while (json[i - 1 - backslashes] === BACKSLASH) backslashes++;
       if (backslashes % 2 === 0) inString = !inString;
     } else if (inString) continue;
     else if (CLOSE.has(c)) depth++;
@@ -104,14 +117,44 @@ function beforeItems(text: string, k: number): number {
   return -1;
 }
 
-/** JSON.stringify's text for `value`, with each JsonList in it written as its list. */
-export function toJson(value: unknown): string {
-  if (value instanceof JsonList) return `[${value.parts.join(",")}]`;
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined || typeof item === "function" ? "null" : toJson(item))).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const members: string[] = [];
-    for (const [key, member] of Object.entries(value)) if (member !== undefined && typeof member !== "function") members.push(`${JSON.stringify(key)}:${toJson(member)}`);
-    return `{${members.join(",")}}`;
-  }
-  return JSON.stringify(value);
+/** JSON.stringify's text for `value` as UTF-8, with each JsonList in it written as its list. */
+export function toJson(value: unknown): Buffer {
+  const out: Uint8Array[] = [];
+  let text = "";
+  const flush = () => {
+    out.push(Buffer.from(text));
+    text = "";
+  };
+  const walk = (v: unknown): void => {
+    if (v instanceof JsonList) {
+      text += "[";
+      v.parts.forEach((part, i) => {
+        if (i) text += ",";
+        flush();
+        out.push(part.json);
+      });
+      text += "]";
+    } else if (Array.isArray(v)) {
+      text += "[";
+      v.forEach((item, i) => {
+        if (i) text += ",";
+        if (item === undefined || typeof item === "function") text += "null";
+        else walk(item);
+      });
+      text += "]";
+    } else if (v !== null && typeof v === "object") {
+      text += "{";
+      let first = true;
+      for (const [key, member] of Object.entries(v)) {
+        if (member === undefined || typeof member === "function") continue;
+        text += `${first ? "" : ","}${JSON.stringify(key)}:`;
+        first = false;
+        walk(member);
+      }
+      text += "}";
+    } else text += JSON.stringify(v);
+  };
+  walk(value);
+  flush();
+  return Buffer.concat(out);
 }

@@ -7,7 +7,7 @@ import { checkedJson } from "./_lib/checked.ts";
 export const data = { permalink: "/api/feed.json", eleventyExcludeFromCollections: true };
 
 export function render({ feed, dataset, openapiUrl }: SiteData): string {
-  return checkedJson("api/feed.json", JsonFeed, jsonFeed(feed, dataset.business.name, openapiUrl));
+  return checkedJson("api/feed.json", JsonFeed, jsonFeed(feed, dataset.business.name, openapiUrl)).toString("utf8");
 }
 
 function jsonFeed(feed: Feed, businessName: string, openapiUrl: string): JsonFeed {
