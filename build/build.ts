@@ -84,7 +84,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       feed,
       insights,
     });
-    await bundleScripts(staging);
+    await bundleScripts(staging, cache);
     progress("hashing and compressing");
     const written = await manifest.write({
       baseUrl,

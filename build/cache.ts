@@ -32,7 +32,7 @@ export const SOURCES = {
    * A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and
    * their figures (entry: build/months.ts).
    */
-  months: ["build/months.ts", "build/dataset.ts", "build/insights.ts", "build/faq.ts", "build/summary.ts", "build/topics.ts", "build/sentiment", "build/threads.ts", "core/dataset.ts", "core/json.ts", "core/urls.ts"],
+  months: ["build/months.ts", "build/gzip.ts", "build/dataset.ts", "build/insights.ts", "build/faq.ts", "build/summary.ts", "build/topics.ts", "build/sentiment", "build/threads.ts", "core/dataset.ts", "core/json.ts", "core/urls.ts"],
   /** Whether a line is a valid review as it stands (entry: build/load.ts). */
   verbatim: ["build/load.ts", "build/problems.ts", "core/schema/records.ts"],
   /**
@@ -40,8 +40,10 @@ export const SOURCES = {
    * build/load.ts, build/dataset.ts, site/_lib/review-page.ts; build/pages.ts writes the file).
    */
   pages: ["build/load.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "site/_lib/review-page.ts", "site/_lib/html.ts", "build/pages.ts"],
+  /** The pages' script, bundled (entry: site/scripts/reviews.ts). */
+  script: ["site/scripts", "site/_lib/html.ts", "site/_lib/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
   /** A file's compressed copies, from its bytes (entry: build/manifest.ts). */
-  compression: ["build/manifest.ts", "core/dist/etag.ts", "core/dist/manifest.ts", "core/schema/public.ts", "core/schema/records.ts"],
+  compression: ["build/manifest.ts", "build/gzip.ts", "core/dist/etag.ts", "core/dist/manifest.ts", "core/schema/public.ts", "core/schema/records.ts"],
 } as const;
 
 type Versions = Record<keyof typeof SOURCES, string>;
@@ -79,7 +81,7 @@ export class BuildCache {
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    const none = new BuildCache(undefined, { analysis: "", months: "", verbatim: "", pages: "", compression: "" });
+    const none = new BuildCache(undefined, { analysis: "", months: "", verbatim: "", pages: "", script: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);

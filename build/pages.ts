@@ -8,7 +8,7 @@
 import { hash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import { names, SITE_PAGES } from "../site/_lib/html.ts";
@@ -192,15 +192,29 @@ export async function writeSitemap(dir: string, updated: string, months: readonl
   await writeFile(join(dir, "sitemap.xml"), Buffer.concat(parts));
 }
 
-/** The pages' script (site/scripts/*.ts), bundled and minified into assets/. */
-export async function bundleScripts(dir: string): Promise<void> {
-  await esbuild({
-    entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
-    outdir: join(dir, "assets"),
-    bundle: true,
-    minify: true,
-    format: "esm",
-    target: "es2020",
-    logLevel: "error",
-  });
+/** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
+export async function bundleScripts(dir: string, cache?: BuildCache): Promise<void> {
+  const kept = await cache?.read<Record<string, Uint8Array>>(SCRIPT_PART, cache.versions.script);
+  const files =
+    kept ??
+    Object.fromEntries(
+      (
+        await esbuild({
+          entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
+          outdir: join(dir, "assets"),
+          bundle: true,
+          minify: true,
+          format: "esm",
+          target: "es2020",
+          logLevel: "error",
+          write: false,
+        })
+      ).outputFiles.map((f) => [relative(dir, f.path), f.contents]),
+    );
+  for (const [file, contents] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await writeFile(join(dir, file), contents);
+  }
+  if (!kept) void cache?.write(SCRIPT_PART, cache.versions.script, files);
 }
+const SCRIPT_PART = "script.v8";

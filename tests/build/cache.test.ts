@@ -22,6 +22,7 @@ const ENTRIES: Record<keyof typeof SOURCES, string[]> = {
   months: ["build/months.ts"],
   verbatim: ["build/load.ts"],
   pages: ["build/load.ts", "build/dataset.ts", "site/_lib/review-page.ts"],
+  script: ["site/scripts/reviews.ts"],
   compression: ["build/manifest.ts"],
 };
 
