@@ -19,7 +19,7 @@ import { ManifestWriter } from "./manifest.ts";
 import { renderSite } from "./render.ts";
 import { bundleScripts, ReviewPages, writeSitemap } from "./pages.ts";
 import { BuildCache } from "./cache.ts";
-import { reviewsJsonGlue, writeReviewsJson } from "../core/dist/reviews-json.ts";
+import { reviewsJson, reviewsJsonGlue } from "../core/dist/reviews-json.ts";
 import { deflatePart } from "./gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { checkedJson } from "../site/_lib/checked.ts";
@@ -47,35 +47,37 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   await mkdir(staging, { recursive: true });
   try {
     progress("computing insights and writing a page per review");
-    // The months' texts are judged on worker threads while this thread writes the files that
-    // need no insight (compressed on libuv's threads while the rest goes on) and the review
-    // pages are written on another worker. The manifest leaves the pages out: the sidecar reads
-    // a review's page from disk (routes/static.get.ts).
+    // The months' texts are judged on worker threads while the review pages are written on
+    // another; then insights.json and reviews.json are written first, to be compressed on
+    // libuv's threads while the rest goes on. The manifest leaves the pages out: the sidecar
+    // reads a review's page from disk (routes/static.get.ts).
     const figuring = figureMonths(months, context, cache);
     // Awaited below; a build stopped before then must not die of an unhandled rejection.
     figuring.catch(() => {});
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
-    await writeReviewsJson(join(staging, "reviews.json"), head, months.map((m) => m.part.json));
-    // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
-    // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
-    manifest.start("reviews.json", async (data) => {
-      if (data.length < PART_BYTES * Math.max(months.length, 1)) return undefined;
-      const glue = reviewsJsonGlue(head, months.length);
-      await figuring;
-      const [open, between, close] = await Promise.all([deflatePart(glue.open), deflatePart(glue.between), deflatePart(glue.close, true)]);
-      return [open!, ...months.flatMap((m, i) => (i ? [between!, m.part.gzip] : [m.part.gzip])), close!];
-    });
-    await writeSitemap(staging, head.updated, months, baseUrl);
-    manifest.start("sitemap.xml");
     const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
-    if (!pages.carried) await pages.writeAll(staging);
+    const writingPages = pages.carried ? Promise.resolve() : pages.writeAll(staging);
+    writingPages.catch(() => {});
     await figuring;
     const insights = insightsOf(months, head, baseUrl);
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
-    await writeFile(join(staging, "insights.json"), checkedJson("insights.json", InsightsSchema, insights));
-    manifest.start("insights.json");
+    const insightsJson = checkedJson("insights.json", InsightsSchema, insights);
+    await writeFile(join(staging, "insights.json"), insightsJson);
+    manifest.start("insights.json", { data: insightsJson });
+    const reviewsBytes = reviewsJson(head, months.map((m) => m.part.json));
+    await writeFile(join(staging, "reviews.json"), reviewsBytes);
+    // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
+    // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
+    manifest.start("reviews.json", { data: reviewsBytes, parts: async (data) => {
+      if (data.length < PART_BYTES * Math.max(months.length, 1)) return undefined;
+      const glue = reviewsJsonGlue(head, months.length);
+      const [open, between, close] = await Promise.all([deflatePart(glue.open), deflatePart(glue.between), deflatePart(glue.close, true)]);
+      return [open!, ...months.flatMap((m, i) => (i ? [between!, m.part.gzip] : [m.part.gzip])), close!];
+    } });
+    manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
+    await writingPages;
     progress("rendering");
     await renderSite(staging, {
       baseUrl,
@@ -86,6 +88,10 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     });
     await bundleScripts(staging, cache);
     progress("hashing and compressing");
+    // The site's files are listed before the previous pages come in, which happens while the
+    // large files are still compressing.
+    await manifest.startAll();
+    if (pages.carried) await pages.carryInto(staging, distDir);
     const written = await manifest.write({
       baseUrl,
       updated: head.updated,
@@ -93,7 +99,6 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
     });
     progress("replacing the previous dist/");
-    if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
     await pages.remember(distDir);
     return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length };

@@ -109,9 +109,12 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
       return [];
     },
   );
-  const seen = new Map<string, { file: string; line: number }>();
   const read: Read[] = [];
+  const names: string[] = [];
   const keep: Record<string, FileLines> = {};
+  // Every id once, across the files: a repeated one is named where it is repeated, and where it was first.
+  const seen = new Set<string>();
+  const repeated: { f: number; line: number; id: string }[] = [];
   let count = 0;
   for (const fileName of files) {
     const path = join(reviewDir, fileName);
@@ -119,16 +122,20 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     const fileHash = version ? await hashFile(path) : "";
     const before = kept?.[fileName];
     const lines = before?.file === fileHash ? unpack(before) : await readLines(path, file, before, known, problems);
-    read.push(lines);
-    // Every id once, across the files; where each was first seen, as file and line.
     lines.ids.forEach((id, i) => {
       if (!id) return;
-      const first = seen.get(id);
-      if (first) problems.push({ file, record: `line ${i + 1} (${id})`, field: "id", value: id, expected: `expected a unique id; ${first.file} line ${first.line} (${id}) has it already` });
-      else seen.set(id, { file, line: i + 1 });
+      if (seen.has(id)) repeated.push({ f: read.length, line: i + 1, id });
+      else seen.add(id);
       if (onProgress && ++count % 50_000 === 0) onProgress(count);
     });
+    read.push(lines);
+    names.push(file);
     if (version) keep[fileName] = before?.file === fileHash ? before : pack(fileHash, lines);
+  }
+  for (const { f, line, id } of repeated) {
+    const first = read.findIndex((lines) => lines.ids.includes(id));
+    const at = `${names[first]} line ${read[first]!.ids.indexOf(id) + 1} (${id})`;
+    problems.push({ file: names[f]!, record: `line ${line} (${id})`, field: "id", value: id, expected: `expected a unique id; ${at} has it already` });
   }
   if (files.length === 0 && problems.length === 0) {
     problems.push({ file: name(DATA_FILES.reviews), expected: "expected at least one .jsonl file of reviews" });
@@ -251,11 +258,18 @@ function pack(file: string, lines: Read): FileLines {
   };
 }
 
+/** A kept file's lines; their hashes and months are split from their text only when asked for. */
 function unpack(kept: FileLines): Read {
+  let hashes: string[] | undefined;
+  let months: string[] | undefined;
   return {
     ids: kept.ids.split("\n"),
-    hashes: kept.hashes.split("\n"),
-    months: kept.months.split("\n"),
+    get hashes() {
+      return (hashes ??= kept.hashes.split("\n"));
+    },
+    get months() {
+      return (months ??= kept.months.split("\n"));
+    },
     verbatim: kept.verbatim,
     at: new Map(kept.withdrawn.map(({ line, at }) => [line, at])),
     parsed: new Map(),

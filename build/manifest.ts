@@ -64,23 +64,28 @@ export class ManifestWriter {
   ) {}
 
   /**
-   * Start hashing and compressing `file` (a path under the folder), which is complete. `parts`,
-   * when it gives them, are the file's parts compressed apart (build/gzip.ts): its gzip copy is
-   * put together from them rather than compressed whole.
+   * Start hashing and compressing `file` (a path under the folder), which is complete: `data`,
+   * when given, is its content (not read again). `parts`, when it gives them, are the file's
+   * parts compressed apart (build/gzip.ts): its gzip copy is put together from them rather than
+   * compressed whole.
    */
-  start(file: string, parts?: Parts): void {
+  start(file: string, { data, parts }: { data?: Buffer; parts?: Parts } = {}): void {
     if (this.described.has(file)) return;
-    const described = this.describe(file, parts);
+    const described = this.describe(file, data, parts);
     // Awaited by `write`; a build stopped before then must not die of an unhandled rejection.
     described.catch(() => {});
     this.described.set(file, described);
   }
 
-  async write(input: ManifestInput): Promise<Manifest> {
+  /**
+   * List the folder's public files and start describing those not started yet. Once this has
+   * returned, files added to the folder are not listed (the review pages brought over from the
+   * previous dist/, build/pages.ts).
+   */
+  async startAll(): Promise<void> {
     const list = await listFiles(this.dir);
     // Files in parallel, a few at a time: zlib compresses on libuv's threads, so the large files
     // (reviews.json, insights.json) are compressed side by side instead of one after the other.
-    // The entries are put in the listing's order afterwards, so the manifest's bytes do not change.
     const todo = list.filter((file) => !this.described.has(file));
     let next = 0;
     const worker = async () => {
@@ -90,7 +95,19 @@ export class ManifestWriter {
         await this.described.get(file);
       }
     };
-    await Promise.all(Array.from({ length: 4 }, worker));
+    const all = Promise.all(Array.from({ length: 4 }, worker));
+    all.catch(() => {});
+    this.listed = { list, all };
+  }
+
+  private listed?: { list: string[]; all: Promise<unknown> };
+
+  /** Describe every public file (listed by `startAll`, or now) and write the manifest. */
+  async write(input: ManifestInput): Promise<Manifest> {
+    if (!this.listed) await this.startAll();
+    const { list, all } = this.listed!;
+    await all;
+    // The entries are put in the listing's order, so the manifest's bytes do not change.
     const files: Record<string, ManifestEntry> = {};
     for (const file of list) {
       const { etag, content_type, bytes, encodings } = await this.described.get(file)!;
@@ -102,10 +119,10 @@ export class ManifestWriter {
     return manifest;
   }
 
-  private async describe(file: string, parts?: Parts): Promise<Described> {
+  private async describe(file: string, given?: Buffer, parts?: Parts): Promise<Described> {
     const type = contentType(`/${file}`);
     const path = join(this.dir, file);
-    const data = await readFile(path);
+    const data = given ?? (await readFile(path));
     const size = data.length;
     const etag = strongEtag(data);
     const encodings: ManifestEntry["encodings"] = {};

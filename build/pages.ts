@@ -176,7 +176,7 @@ interface KeptPages {
 const PAGES_PART = "pages.v8";
 
 /** sitemap.xml: the pages, then the newest reviews (each month's entries, months.ts) up to the protocol's 50,000 URLs. */
-export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<void> {
+export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<Buffer> {
   const pages = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`).join("\n");
   const parts: Uint8Array[] = [Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages}`)];
   let room = SITEMAP_MAX - PAGES.length;
@@ -189,7 +189,9 @@ export async function writeSitemap(dir: string, updated: string, months: readonl
     room -= part.count;
   }
   parts.push(Buffer.from("\n</urlset>\n"));
-  await writeFile(join(dir, "sitemap.xml"), Buffer.concat(parts));
+  const sitemap = Buffer.concat(parts);
+  await writeFile(join(dir, "sitemap.xml"), sitemap);
+  return sitemap;
 }
 
 /** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */

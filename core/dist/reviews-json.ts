@@ -1,15 +1,12 @@
 /**
- * reviews.json, the one `dist/` file with a layout of its own: written here (by the build) and
- * read here (by the sidecar). It is written as a stream, not rendered as one string: a million
- * reviews make a JSON text larger than the longest string V8 can hold (~512 MiB). Each review stands on a line of its
- * own (valid JSON: whitespace between elements), so the sidecar can read and index it a line at
- * a time and serve each line as that review's JSON without building the whole text again.
+ * reviews.json, the one `dist/` file with a layout of its own: made here (by the build) and read
+ * here (by the sidecar). Each review stands on a line of its own (valid JSON: whitespace between
+ * elements), so the sidecar can read and index it a line at a time and serve each line as that
+ * review's JSON without building the whole text again.
  *
  * Layout: line 1 `{"business":..,"aggregate_rating":..,"updated":..,"reviews":[`, then one review
  * per line (a comma ends every line but the last review's), then `]}`.
  */
-import { createWriteStream } from "node:fs";
-import { once } from "node:events";
 import { z } from "zod";
 import { newestFirst } from "../dataset.ts";
 import { PublicReview, ReviewsDataset } from "../schema/public.ts";
@@ -30,24 +27,15 @@ export function reviewsJsonGlue(head: Omit<ReviewsDataset, "reviews">, chunks: n
 }
 
 /**
- * Write reviews.json from its head and its reviews' lines, in chunks: each chunk one or more
- * reviews' JSON (newest first), joined by ",\n", as text or UTF-8 (the build keeps a month's
- * reviews as one chunk).
+ * reviews.json from its head and its reviews' lines, in chunks: each chunk one or more reviews'
+ * JSON (newest first), joined by ",\n", as text or UTF-8 (the build keeps a month's reviews as
+ * one chunk). Bytes, not a string: a million reviews make a JSON text larger than the longest
+ * string V8 can hold (~512 MiB).
  */
-export async function writeReviewsJson(path: string, head: Omit<ReviewsDataset, "reviews">, chunks: readonly (string | Uint8Array)[]): Promise<void> {
-  const out = createWriteStream(path);
-  const write = async (text: string | Uint8Array) => {
-    if (!out.write(text)) await once(out, "drain");
-  };
+export function reviewsJson(head: Omit<ReviewsDataset, "reviews">, chunks: readonly (string | Uint8Array)[]): Buffer {
   const glue = reviewsJsonGlue(head, chunks.length);
-  await write(glue.open);
-  for (const [i, chunk] of chunks.entries()) {
-    if (i) await write(glue.between);
-    await write(chunk);
-  }
-  await write(glue.close);
-  out.end();
-  await once(out, "finish");
+  const bytes = (text: string | Uint8Array) => (typeof text === "string" ? Buffer.from(text) : text);
+  return Buffer.concat([bytes(glue.open), ...chunks.flatMap((chunk, i) => (i ? [bytes(glue.between), bytes(chunk)] : [bytes(chunk)])), bytes(glue.close)]);
 }
 
 export class DistFormatError extends Error {
