@@ -12,7 +12,7 @@ import { labelledSets, type Labelled } from "./sets.ts";
 import { seededRandom } from "../build/synth/random.ts";
 import { analyse, targetTokens } from "../build/sentiment/engine.ts";
 import { featuresOf, type Features } from "../build/sentiment/features.ts";
-import { CLASSES, decide, fromWeights, scores, type Model, type ModelFile } from "../build/sentiment/model.ts";
+import { CLASSES, decide, fromWeights, rowsOf, scores, type Model, type ModelFile } from "../build/sentiment/model.ts";
 import { sentenceAt, type Span } from "../build/sentiment/text.ts";
 
 export interface Example {
@@ -138,12 +138,16 @@ export function accuracy(m: Model, examples: readonly Example[]): number {
 
 /** Weights rounded to 4 decimals, features whose weights all round to 0 left out. */
 export function toFile(m: Model, trained: ModelFile["trained"]): ModelFile {
-  const weights: ModelFile["weights"] = {};
-  for (const [name, row] of [...m.weights].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const rounded = row.map((x) => Math.round(x * 1e4) / 1e4 || 0) as [number, number, number];
-    if (rounded.some((x) => x !== 0)) weights[name] = rounded;
+  const features: string[] = [];
+  const weights: number[] = [];
+  for (const [name, row] of rowsOf(m).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const rounded = Array.from(row, (x) => Math.round(x * 1e4) / 1e4 || 0);
+    if (rounded.some((x) => x !== 0)) {
+      features.push(name);
+      weights.push(...rounded);
+    }
   }
-  return { version: 1, trained, classes: [...CLASSES], weights };
+  return { version: 2, trained, classes: [...CLASSES], features, weights };
 }
 
 /** The candidates compared on the validation parts: logistic regressions and averaged perceptrons. */
@@ -176,7 +180,7 @@ async function main() {
     settings: { ...best!.settings },
   });
   writeFileSync(new URL("../build/sentiment/model.json", import.meta.url), JSON.stringify(file) + "\n");
-  console.log(`chosen ${JSON.stringify(best!.settings)}: mean validation accuracy ${(best!.mean * 100).toFixed(1)}%, ${Object.keys(file.weights).length} features`);
+  console.log(`chosen ${JSON.stringify(best!.settings)}: mean validation accuracy ${(best!.mean * 100).toFixed(1)}%, ${file.features.length} features`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

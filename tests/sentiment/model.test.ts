@@ -45,6 +45,7 @@ describe("the committed model (build/sentiment/model.json)", () => {
     const { inDomain, ...settings } = file.trained.settings as Settings & { inDomain: number };
     const examples = sets.flatMap((s) => examplesOf(s.train, s.domain === "home services" ? inDomain! : 1));
     const again = toFile(train(examples, settings), file.trained);
+    expect(again.features).toEqual(file.features);
     expect(again.weights).toEqual(file.weights);
   }, 60_000);
 
