@@ -88,10 +88,9 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     });
     await bundleScripts(staging, cache);
     progress("hashing and compressing");
-    // The site's files are listed before the previous pages come in, which happens while the
-    // large files are still compressing.
+    // The previous pages are brought up to date while the large files are still compressing.
     await manifest.startAll();
-    if (pages.carried) await pages.carryInto(staging, distDir);
+    if (pages.carried) await pages.update(staging, distDir);
     const written = await manifest.write({
       baseUrl,
       updated: head.updated,
@@ -99,6 +98,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       lastModified: { "/api/feed.json": feed.updated, "/feed.xml": feed.updated },
     });
     progress("replacing the previous dist/");
+    if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
     await pages.remember(distDir);
     return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length };

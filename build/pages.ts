@@ -114,31 +114,42 @@ export class ReviewPages {
   }
 
   /**
-   * Move the previous dist/'s reviews/ folder into `staging`, the last step before the swap: the
-   * changed pages are written, those of reviews no longer published removed, and the site's own
-   * files in reviews/ (the list page) put in. On failure the folder goes back; the pages already
-   * rewritten stay rewritten.
+   * Bring the previous dist/'s pages up to date where they are, while the large files are still
+   * compressing: the changed pages written, those of reviews no longer published removed (and
+   * any file the new site's reviews/ does not have). On failure the pages already rewritten stay
+   * rewritten, as a later build rewrites them anyway.
+   */
+  async update(staging: string, distDir: string): Promise<void> {
+    const folder = join(distDir, "reviews");
+    const ids = new Set(this.months.flatMap((m) => idsOf(m.part)));
+    const siteFiles = new Set(await readdir(join(staging, "reviews")).catch(() => []));
+    const idOf = (name: string) => (name.endsWith(".html") ? name.slice(0, -".html".length) : "");
+    let found = 0;
+    for (const name of await readdir(folder)) {
+      if (ids.has(idOf(name))) found++;
+      else if (!siteFiles.has(name)) await rm(join(folder, name), { recursive: true, force: true });
+    }
+    // A page missing from the folder is written too, whatever the cache says.
+    const written = new Set(this.changed!.map((r) => r.id));
+    const seen = found < ids.size ? new Set((await readdir(folder)).map(idOf)) : ids;
+    const missing = [...ids].filter((id) => !seen.has(id) && !written.has(id));
+    writePages({ folder, reviews: [...this.changed!, ...this.find(new Set(missing))], context: this.context });
+  }
+
+  /**
+   * Move the previous dist/'s reviews/ folder, brought up to date by `update`, into `staging`:
+   * the last step before the swap, and the site's own files in reviews/ (the list page) put in.
+   * On failure the folder goes back.
    */
   async carryInto(staging: string, distDir: string): Promise<void> {
     const folder = join(staging, "reviews");
     const site = join(staging, ".reviews-site");
-    const old = join(distDir, "reviews");
     await rename(folder, site).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? mkdir(site) : Promise.reject(e)));
-    await rename(old, folder);
+    await rename(join(distDir, "reviews"), folder);
     this.moved = true;
     try {
-      const present = new Set(await readdir(folder));
-      const keep = new Set(this.months.flatMap((m) => idsOf(m.part).map((id) => `${id}.html`)));
-      const written = new Set(this.changed!.map((r) => r.id));
-      // A page missing from the folder is written too, whatever the cache says.
-      const missing = [...keep].filter((name) => !present.has(name)).map((name) => name.slice(0, -".html".length)).filter((id) => !written.has(id));
-      writePages({ folder, reviews: [...this.changed!, ...this.find(new Set(missing))], context: this.context });
-      for (const name of await readdir(site)) {
-        keep.add(name);
-        await rename(join(site, name), join(folder, name));
-      }
+      for (const name of await readdir(site)) await rename(join(site, name), join(folder, name));
       await rm(site, { recursive: true });
-      for (const name of present) if (!keep.has(name)) await rm(join(folder, name), { recursive: true, force: true });
     } catch (error) {
       await this.giveBack(staging, distDir);
       throw error;
