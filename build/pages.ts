@@ -60,6 +60,12 @@ export class ReviewPages {
     private readonly cache: BuildCache | undefined,
     /** The pages to write into the previous dist/'s pages, when they are brought over. */
     private readonly changed: readonly PublicReview[] | undefined,
+    /**
+     * The pages to remove from the previous dist/'s, when known without listing its folder: no
+     * file came or went there since the last build (the folder's time is the one kept), and
+     * every month whose pages change had its previous part.
+     */
+    private readonly removed?: readonly string[],
   ) {}
 
   /**
@@ -79,21 +85,29 @@ export class ReviewPages {
     const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
     if (!described) return new ReviewPages(context, shared, months, cache, undefined);
     const changed: PublicReview[] = [];
+    // The pages of the months that change, before and after, to know which go without listing the folder.
+    let listed = folder!.mtimeMs === kept.folder.mtimeMs && folder!.ino === kept.folder.ino && Object.keys(kept.months).every((m) => months.some((x) => x.part.month === m));
+    const before = new Set<string>();
+    const after = new Set<string>();
     for (const month of months) {
       const { part, previous } = month;
       const shown = kept.months[part.month];
       if (shown === part.content) continue;
       // The month's pages as the previous part made them, when that is the part they show;
       // otherwise all of them are written.
-      const lines = linesOf(previous ?? part);
-      const before = previous && previous.content === shown ? new Map(idsOf(previous).map((id, i) => [id, lines[i]!])) : undefined;
+      const known = previous && previous.content === shown;
+      const lines = known ? new Map(idsOf(previous).map((id, i) => [id, linesOf(previous)[i]!])) : undefined;
+      if (known) for (const id of idsOf(previous)) before.add(id);
+      else listed &&= shown === undefined;
       const now = linesOf(part);
       reviewsOf(month).forEach((r, i) => {
-        if (before?.get(r.id) !== now[i]) changed.push(r);
+        after.add(r.id);
+        if (lines?.get(r.id) !== now[i]) changed.push(r);
       });
     }
     const total = months.reduce((n, m) => n + m.part.count, 0);
-    return new ReviewPages(context, shared, months, cache, changed.length <= CARRY_AT_MOST * total ? changed : undefined);
+    const removed = listed ? [...before].filter((id) => !after.has(id)) : undefined;
+    return new ReviewPages(context, shared, months, cache, changed.length <= CARRY_AT_MOST * total ? changed : undefined, removed);
   }
 
   /** Whether the previous dist/'s pages are brought over (at the end, by `carryInto`). */
@@ -121,6 +135,11 @@ export class ReviewPages {
    */
   async update(staging: string, distDir: string): Promise<void> {
     const folder = join(distDir, "reviews");
+    if (this.removed) {
+      for (const id of this.removed) await rm(join(folder, `${id}.html`), { force: true });
+      writePages({ folder, reviews: this.changed!, context: this.context });
+      return;
+    }
     const ids = new Set(this.months.flatMap((m) => idsOf(m.part)));
     const siteFiles = new Set(await readdir(join(staging, "reviews")).catch(() => []));
     const idOf = (name: string) => (name.endsWith(".html") ? name.slice(0, -".html".length) : "");
@@ -174,7 +193,8 @@ export class ReviewPages {
     const manifest = this.cache && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     if (!this.cache || !manifest) return;
     const months = Object.fromEntries(this.months.map((m) => [m.part.month, m.part.content]));
-    await this.cache.write(PAGES_PART, this.cache.versions.pages, { dist: hash("sha1", manifest), shared: this.shared, months } satisfies KeptPages);
+    const { mtimeMs, ino } = await stat(join(distDir, "reviews"));
+    await this.cache.write(PAGES_PART, this.cache.versions.pages, { dist: hash("sha1", manifest), shared: this.shared, months, folder: { mtimeMs, ino } } satisfies KeptPages);
   }
 }
 
@@ -183,6 +203,8 @@ interface KeptPages {
   dist: string;
   shared: string;
   months: Record<string, string>;
+  /** The reviews/ folder's time and inode: a file added or removed there changes its time. */
+  folder: { mtimeMs: number; ino: number };
 }
 const PAGES_PART = "pages.v8";
 
