@@ -47,15 +47,26 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   await mkdir(staging, { recursive: true });
   try {
     progress("computing insights and writing a page per review");
-    // The months' texts are judged on worker threads while the review pages are written on
-    // another; then insights.json and reviews.json are written first, to be compressed on
-    // libuv's threads while the rest goes on. The manifest leaves the pages out: the sidecar
-    // reads a review's page from disk (routes/static.get.ts).
+    // The months' texts are judged (on worker threads when there are many) while this thread
+    // writes reviews.json and sitemap.xml, which libuv's threads compress while the rest goes on,
+    // and the review pages are written on another worker. The manifest leaves the pages out: the
+    // sidecar reads a review's page from disk (routes/static.get.ts).
     const figuring = figureMonths(months, context, cache);
     // Awaited below; a build stopped before then must not die of an unhandled rejection.
     figuring.catch(() => {});
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
+    const reviewsBytes = reviewsJson(head, months.map((m) => m.part.json));
+    await writeFile(join(staging, "reviews.json"), reviewsBytes);
+    // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
+    // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
+    manifest.start("reviews.json", { data: reviewsBytes, parts: async (data) => {
+      if (data.length < PART_BYTES * Math.max(months.length, 1)) return undefined;
+      const glue = reviewsJsonGlue(head, months.length);
+      const [open, between, close, ...parts] = await Promise.all([deflatePart(glue.open), deflatePart(glue.between), deflatePart(glue.close, true), ...months.map((m) => m.compressing ?? m.part.gzip)]);
+      return [open!, ...parts.flatMap((part, i) => (i ? [between!, part] : [part])), close!];
+    } });
+    manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
     const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
     const writingPages = pages.carried ? Promise.resolve() : pages.writeAll(staging);
@@ -66,17 +77,6 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const insightsJson = checkedJson("insights.json", InsightsSchema, insights);
     await writeFile(join(staging, "insights.json"), insightsJson);
     manifest.start("insights.json", { data: insightsJson });
-    const reviewsBytes = reviewsJson(head, months.map((m) => m.part.json));
-    await writeFile(join(staging, "reviews.json"), reviewsBytes);
-    // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
-    // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
-    manifest.start("reviews.json", { data: reviewsBytes, parts: async (data) => {
-      if (data.length < PART_BYTES * Math.max(months.length, 1)) return undefined;
-      const glue = reviewsJsonGlue(head, months.length);
-      const [open, between, close] = await Promise.all([deflatePart(glue.open), deflatePart(glue.between), deflatePart(glue.close, true)]);
-      return [open!, ...months.flatMap((m, i) => (i ? [between!, m.part.gzip] : [m.part.gzip])), close!];
-    } });
-    manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
     await writingPages;
     progress("rendering");
     await renderSite(staging, {
