@@ -15,14 +15,15 @@ import { figureMonths, insightsOf, newest, planMonths } from "./months.ts";
 import { topicNames } from "./topics.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
-import { ManifestWriter } from "./manifest.ts";
+import { HUGE, ManifestWriter } from "./manifest.ts";
 import { renderSite } from "./render.ts";
 import { bundleScripts, ReviewPages, writeSitemap } from "./pages.ts";
 import { BuildCache } from "./cache.ts";
 import { reviewsJson, reviewsJsonGlue } from "../core/dist/reviews-json.ts";
 import { deflatePart } from "./gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
-import { checkedJson } from "../site/_lib/checked.ts";
+import { check } from "../site/_lib/checked.ts";
+import { jsonPieces, type JsonPiece } from "../core/json.ts";
 
 /** The least a month's part of reviews.json may hold, on average, for the file's gzip copy to be made of them. */
 const PART_BYTES = 256 * 1024;
@@ -74,9 +75,13 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     await figuring;
     const insights = insightsOf(months, head, baseUrl);
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
-    const insightsJson = checkedJson("insights.json", InsightsSchema, insights);
+    // Its gzip copy, when huge, from its pieces: each list's older months, unchanged from one
+    // day to the next, compressed once and kept (3% more bytes at 100k reviews).
+    check("insights.json", InsightsSchema, insights);
+    const pieces = jsonPieces(insights);
+    const insightsJson = Buffer.concat(pieces.map((p) => p.bytes));
     await writeFile(join(staging, "insights.json"), insightsJson);
-    manifest.start("insights.json", { data: insightsJson });
+    manifest.start("insights.json", { data: insightsJson, parts: async (data) => (data.length > HUGE ? gzipPieces(pieces, manifest) : undefined) });
     await writingPages;
     progress("rendering");
     await renderSite(staging, {
@@ -109,6 +114,21 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   } finally {
     await cache.settled();
   }
+}
+
+/** A JSON text's gzip parts: each run of older pieces from the cache where seen before, the rest compressed now. */
+function gzipPieces(pieces: readonly JsonPiece[], manifest: ManifestWriter): Promise<Uint8Array[]> {
+  const segments: { bytes: Uint8Array[]; older: boolean }[] = [];
+  for (const piece of pieces) {
+    const last = segments.at(-1);
+    if (last && !last.older && !piece.older) last.bytes.push(piece.bytes);
+    else segments.push({ bytes: [piece.bytes], older: piece.older });
+  }
+  // The stream ends with a part compressed now (an empty one, if the text ends with older pieces).
+  if (segments.at(-1)?.older !== false) segments.push({ bytes: [], older: false });
+  return Promise.all(
+    segments.map(({ bytes, older }, i) => (older ? manifest.keptPart(bytes[0]!) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))),
+  );
 }
 
 /** Replace `target` by `staging` with two renames; on failure the old folder is put back. */

@@ -130,6 +130,11 @@ export class BuildCache {
     return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.versions.compression} ${contentHash}`)}${ext}`);
   }
 
+  /** Write `bytes` to the cache's `to`, replacing it whole; a failure only costs the next build time. */
+  async keepBytes(bytes: Uint8Array, to: string): Promise<void> {
+    await replaceWhole(to, (temporary) => writeFile(temporary, bytes));
+  }
+
   /** Copy `from` to the cache's `to`, replacing it whole; a failure only costs the next build time. */
   async keep(from: string, to: string): Promise<void> {
     await replaceWhole(to, (temporary) => copyFile(from, temporary));

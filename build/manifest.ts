@@ -10,7 +10,8 @@ import { strongEtag } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { gzipOf } from "./gzip.ts";
+import { deflatePart, gzipOf } from "./gzip.ts";
+import { hash } from "node:crypto";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -33,7 +34,7 @@ export function contentType(urlPath: string): string {
 
 /** A large file, in bytes: compressed faster; a huge one faster still. */
 const LARGE = 1_000_000;
-const HUGE = 10_000_000;
+export const HUGE = 10_000_000;
 
 /** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole. */
 export type Parts = (data: Buffer) => Promise<Uint8Array[] | undefined>;
@@ -102,6 +103,20 @@ export class ManifestWriter {
   }
 
   private listed?: { list: string[]; all: Promise<unknown> };
+
+  /**
+   * A part of a file compressed on its own (build/gzip.ts), from the cache when the same bytes
+   * were compressed before (a run of months' lists that did not change).
+   */
+  async keptPart(bytes: Uint8Array): Promise<Uint8Array> {
+    const kept = this.cache?.compressed(hash("sha1", bytes, "base64"), ".deflate");
+    if (kept) this.used.add(kept);
+    const read = kept && (await readFile(kept).catch(() => undefined));
+    if (read) return read;
+    const part = await deflatePart(bytes);
+    if (kept) await this.cache!.keepBytes(part, kept);
+    return part;
+  }
 
   /** Describe every public file (listed by `startAll`, or now) and write the manifest. */
   async write(input: ManifestInput): Promise<Manifest> {

@@ -117,22 +117,34 @@ function beforeItems(json: Uint8Array, k: number): number {
   return -1;
 }
 
-/** JSON.stringify's text for `value` as UTF-8, with each JsonList in it written as its list. */
-export function toJson(value: unknown): Buffer {
-  const out: Uint8Array[] = [];
+/**
+ * A piece of a JSON text: `older` for the older parts of a JsonList (all but the first, newest
+ * first as the build's lists are), which change less often than the rest.
+ */
+export interface JsonPiece {
+  bytes: Uint8Array;
+  older: boolean;
+}
+
+const COMMA_BYTES = Buffer.from(",");
+
+/** JSON.stringify's text for `value`, as UTF-8 pieces, with each JsonList in it written as its list. */
+export function jsonPieces(value: unknown): JsonPiece[] {
+  const out: JsonPiece[] = [];
   let text = "";
   const flush = () => {
-    out.push(Buffer.from(text));
+    if (text) out.push({ bytes: Buffer.from(text), older: false });
     text = "";
   };
   const walk = (v: unknown): void => {
     if (v instanceof JsonList) {
       text += "[";
-      v.parts.forEach((part, i) => {
-        if (i) text += ",";
+      const [first, ...older] = v.parts;
+      if (first) {
         flush();
-        out.push(part.json);
-      });
+        out.push({ bytes: first.json, older: false });
+      }
+      if (older.length) out.push({ bytes: Buffer.concat(older.flatMap((part) => [COMMA_BYTES, part.json])), older: true });
       text += "]";
     } else if (Array.isArray(v)) {
       text += "[";
@@ -156,5 +168,10 @@ export function toJson(value: unknown): Buffer {
   };
   walk(value);
   flush();
-  return Buffer.concat(out);
+  return out;
+}
+
+/** JSON.stringify's text for `value` as UTF-8, with each JsonList in it written as its list. */
+export function toJson(value: unknown): Buffer {
+  return Buffer.concat(jsonPieces(value).map((piece) => piece.bytes));
 }
