@@ -79,7 +79,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // day to the next, compressed once and kept (3% more bytes at 100k reviews).
     check("insights.json", InsightsSchema, insights);
     const pieces = jsonPieces(insights);
-    const insightsJson = Buffer.concat(pieces.map((p) => p.bytes));
+    const insightsJson = Buffer.concat(pieces.flatMap((p) => p.bytes));
     await writeFile(join(staging, "insights.json"), insightsJson);
     manifest.start("insights.json", { data: insightsJson, parts: async (data) => (data.length > HUGE ? gzipPieces(pieces, manifest) : undefined) });
     await writingPages;
@@ -118,16 +118,16 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
 
 /** A JSON text's gzip parts: each run of older pieces from the cache where seen before, the rest compressed now. */
 function gzipPieces(pieces: readonly JsonPiece[], manifest: ManifestWriter): Promise<Uint8Array[]> {
-  const segments: { bytes: Uint8Array[]; older: boolean }[] = [];
+  const segments: JsonPiece[] = [];
   for (const piece of pieces) {
     const last = segments.at(-1);
-    if (last && !last.older && !piece.older) last.bytes.push(piece.bytes);
-    else segments.push({ bytes: [piece.bytes], older: piece.older });
+    if (last && !last.older && !piece.older) last.bytes.push(...piece.bytes);
+    else segments.push({ bytes: [...piece.bytes], older: piece.older });
   }
   // The stream ends with a part compressed now (an empty one, if the text ends with older pieces).
   if (segments.at(-1)?.older !== false) segments.push({ bytes: [], older: false });
   return Promise.all(
-    segments.map(({ bytes, older }, i) => (older ? manifest.keptPart(bytes[0]!) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))),
+    segments.map(({ bytes, older }, i) => (older ? manifest.keptPart(bytes) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))),
   );
 }
 

@@ -11,7 +11,7 @@ import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/m
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
 import { deflatePart, gzipOf } from "./gzip.ts";
-import { hash } from "node:crypto";
+import { createHash } from "node:crypto";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -108,12 +108,14 @@ export class ManifestWriter {
    * A part of a file compressed on its own (build/gzip.ts), from the cache when the same bytes
    * were compressed before (a run of months' lists that did not change).
    */
-  async keptPart(bytes: Uint8Array): Promise<Uint8Array> {
-    const kept = this.cache?.compressed(hash("sha1", bytes, "base64"), ".deflate");
+  async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
+    const sha1 = createHash("sha1");
+    for (const run of bytes) sha1.update(run);
+    const kept = this.cache?.compressed(sha1.digest("base64"), ".deflate");
     if (kept) this.used.add(kept);
     const read = kept && (await readFile(kept).catch(() => undefined));
     if (read) return read;
-    const part = await deflatePart(bytes);
+    const part = await deflatePart(Buffer.concat(bytes));
     if (kept) await this.cache!.keepBytes(part, kept);
     return part;
   }

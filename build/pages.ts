@@ -96,7 +96,8 @@ export class ReviewPages {
       // The month's pages as the previous part made them, when that is the part they show;
       // otherwise all of them are written.
       const known = previous && previous.content === shown;
-      const lines = known ? new Map(idsOf(previous).map((id, i) => [id, linesOf(previous)[i]!])) : undefined;
+      const previousLines = known ? linesOf(previous) : [];
+      const lines = known ? new Map(idsOf(previous).map((id, i) => [id, previousLines[i]!])) : undefined;
       if (known) for (const id of idsOf(previous)) before.add(id);
       else listed &&= shown === undefined;
       const now = linesOf(part);

@@ -122,7 +122,8 @@ function beforeItems(json: Uint8Array, k: number): number {
  * first as the build's lists are), which change less often than the rest.
  */
 export interface JsonPiece {
-  bytes: Uint8Array;
+  /** One or more runs of bytes, one after the other. */
+  bytes: Uint8Array[];
   older: boolean;
 }
 
@@ -133,7 +134,7 @@ export function jsonPieces(value: unknown): JsonPiece[] {
   const out: JsonPiece[] = [];
   let text = "";
   const flush = () => {
-    if (text) out.push({ bytes: Buffer.from(text), older: false });
+    if (text) out.push({ bytes: [Buffer.from(text)], older: false });
     text = "";
   };
   const walk = (v: unknown): void => {
@@ -142,9 +143,9 @@ export function jsonPieces(value: unknown): JsonPiece[] {
       const [first, ...older] = v.parts;
       if (first) {
         flush();
-        out.push({ bytes: first.json, older: false });
+        out.push({ bytes: [first.json], older: false });
       }
-      if (older.length) out.push({ bytes: Buffer.concat(older.flatMap((part) => [COMMA_BYTES, part.json])), older: true });
+      if (older.length) out.push({ bytes: older.flatMap((part) => [COMMA_BYTES, part.json]), older: true });
       text += "]";
     } else if (Array.isArray(v)) {
       text += "[";
@@ -173,5 +174,5 @@ export function jsonPieces(value: unknown): JsonPiece[] {
 
 /** JSON.stringify's text for `value` as UTF-8, with each JsonList in it written as its list. */
 export function toJson(value: unknown): Buffer {
-  return Buffer.concat(jsonPieces(value).map((piece) => piece.bytes));
+  return Buffer.concat(jsonPieces(value).flatMap((piece) => piece.bytes));
 }
