@@ -34,7 +34,7 @@ export function contentType(urlPath: string): string {
 
 /** A large file, in bytes: compressed faster; a huge one faster still. */
 const LARGE = 1_000_000;
-export const HUGE = 10_000_000;
+const HUGE = 10_000_000;
 
 /** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole. */
 export type Parts = (data: Buffer) => Promise<Uint8Array[] | undefined>;

@@ -1,5 +1,5 @@
 /**
- * `npm run synth -- --reviews N --seed S --out DIR`: a complete, valid data folder with the same
+ * `npm run synth -- --reviews N --seed S --out DIR [--years Y]`: a complete, valid data folder with the same
  * layout as data/, for scale tests. Reviews are streamed to disk a year file at a time, so a
  * million of them need no more memory than ten.
  */
@@ -43,8 +43,9 @@ export interface SynthOptions {
   reviews: number;
   seed: string;
   out: string;
-  /** Last review date; the reviews span four years before it. */
+  /** Last review date; the reviews span `years` (four by default) before it. */
   until?: string;
+  years?: number;
 }
 
 export async function synthesize(options: SynthOptions, progress: (step: string) => void = () => {}): Promise<void> {
@@ -69,7 +70,7 @@ export async function synthesize(options: SynthOptions, progress: (step: string)
   await writeFile(join(options.out, DATA_FILES.serviceAreas), json(areas));
 
   const until = Date.parse(`${options.until ?? "2026-11-15"}T00:00:00Z`);
-  const span = 4 * 365 * 86_400_000;
+  const span = Math.round((options.years ?? 4) * 365) * 86_400_000;
   const width = String(options.reviews).length;
   let file: { year: string; stream: WriteStream } | undefined;
   for (let i = 0; i < options.reviews; i++) {
@@ -135,8 +136,13 @@ async function close(stream: WriteStream): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { reviews: { type: "string", default: "10000" }, seed: { type: "string", default: "1" }, out: { type: "string" }, until: { type: "string" } },
+    options: { reviews: { type: "string", default: "10000" }, seed: { type: "string", default: "1" }, out: { type: "string" }, until: { type: "string" }, years: { type: "string", default: "4" } },
   });
+  const years = Number(values.years);
+  if (!(years > 0 && years <= 100)) {
+    console.error(`--years: expected a number of years from more than 0 to 100, got ${JSON.stringify(values.years)}`);
+    process.exit(2);
+  }
   const reviews = Number(values.reviews);
   if (!Number.isSafeInteger(reviews) || reviews < 0) {
     console.error(`--reviews: expected a whole number, got ${JSON.stringify(values.reviews)}`);
@@ -147,7 +153,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const started = performance.now();
-  await synthesize({ reviews, seed: values.seed!, out: values.out, until: values.until }, progressReporter("synth"));
+  await synthesize({ reviews, seed: values.seed!, out: values.out, until: values.until, years }, progressReporter("synth"));
   progressDone();
   console.log(`wrote ${reviews} reviews to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
