@@ -129,13 +129,13 @@ async function ensureDist(n: number): Promise<string> {
   return dist;
 }
 
-/** Append one new review to the data (a copy of the last one, with its own id, date and text). */
+/** Append one new review to the data (a copy of the last one, with its own id and text). */
 async function addOneReview(data: string, n: number): Promise<void> {
   const files = (await readdir(join(data, "reviews"))).filter((f) => f.endsWith(".jsonl")).sort();
   const file = join(data, "reviews", files.at(-1)!);
   const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
   const last = JSON.parse(lines.at(-1)!);
-  const added = { ...last, id: `bench-new-${n}`, text: "The technician found the wasp nest under the deck and it was gone the same day. Fair price." };
+  const added = { ...last, id: `bench-new-${n}`, text: `The technician found the wasp nest under the deck and it was gone the same day (visit ${n}). Fair price.` };
   delete added.withdrawn;
   await writeFile(file, `${lines.join("\n")}\n${JSON.stringify(added)}\n`);
 }
@@ -144,7 +144,8 @@ if (parts.has("build")) {
 say("## Build (synthetic data)");
 say();
 say("Full: a fresh `DIST_DIR` and an empty cache. Rebuild: the same data with one new review, the");
-say("previous `dist/` and its cache (`BUILD_CACHE_DIR`), as a CI builds after each new review.");
+say("previous `dist/` and its cache (`BUILD_CACHE_DIR`), as a CI builds after each new review: the");
+say("median of three, each after one more new review (all three in brackets).");
 say();
 say("Times are measured inside the build process; the process's wall time, with Node's start and the");
 say("imports, is in brackets.");
@@ -172,9 +173,15 @@ for (const n of sizes) {
     return { ...measured, wall: ((performance.now() - started) / 1000).toFixed(1) };
   };
   const full = await timed();
-  await addOneReview(data, n);
-  const rebuild = await timed();
-  say(`| ${n.toLocaleString("en-US")} | ${synthS} | ${(full.ms / 1000).toFixed(1)} (${full.wall}) | ${full.max_rss_mib} | ${(rebuild.ms / 1000).toFixed(1)} (${rebuild.wall}) | ${ratio(rebuild.ms, full.ms)} | ${rebuild.max_rss_mib} |`);
+  // The rebuild varies by a tenth from one run to the next on this machine: three of them, each
+  // after one more new review, and their median.
+  const rebuilds = [];
+  for (let i = 0; i < 3; i++) {
+    await addOneReview(data, n * 10 + i);
+    rebuilds.push(await timed());
+  }
+  const rebuild = [...rebuilds].sort((a, b) => a.ms - b.ms)[1]!;
+  say(`| ${n.toLocaleString("en-US")} | ${synthS} | ${(full.ms / 1000).toFixed(1)} (${full.wall}) | ${full.max_rss_mib} | ${(rebuild.ms / 1000).toFixed(2)} (${rebuild.wall}; ${rebuilds.map((r) => (r.ms / 1000).toFixed(2)).join(", ")}) | ${ratio(rebuild.ms, full.ms)} | ${rebuild.max_rss_mib} |`);
 }
 say();
 }
