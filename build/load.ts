@@ -1,6 +1,8 @@
 /**
  * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
- * and thrown together as a DataError; nothing half-valid comes out of here.
+ * and thrown together as a DataError; nothing half-valid comes out of here. With a cache, a
+ * review file seen before is not parsed again, and a review's record is read only when its
+ * month is made (build/months.ts).
  */
 import { createHash, hash } from "node:crypto";
 import { createReadStream } from "node:fs";

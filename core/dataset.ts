@@ -17,12 +17,6 @@ export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function aggregateRating(reviews: readonly { rating: number }[]): AggregateRating {
-  const counts = [0, 0, 0, 0, 0];
-  for (const { rating } of reviews) counts[rating - 1]!++;
-  return aggregateOfCounts(counts);
-}
-
 /** The aggregate rating of reviews counted by stars (`counts[0]`: 1 star, to `counts[4]`: 5 stars). */
 export function aggregateOfCounts(counts: readonly number[]): AggregateRating {
   const review_count = counts.reduce((n, c) => n + c, 0);

@@ -16,7 +16,7 @@ import { safeJson } from "../json.ts";
 const REVIEWS_OPEN = ',"reviews":[';
 export const REVIEWS_JSON_TAIL = "]}\n";
 
-export function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): string {
+function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): string {
   const { business, aggregate_rating, updated } = dataset;
   return `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"updated":${JSON.stringify(updated)}${REVIEWS_OPEN}`;
 }
