@@ -20,10 +20,10 @@ import { renderSite } from "./render.ts";
 import { bundleScripts, ReviewPages, writeSitemap } from "./pages.ts";
 import { BuildCache } from "./cache.ts";
 import { reviewsJson, reviewsJsonGlue } from "../core/dist/reviews-json.ts";
-import { deflatePart } from "./gzip.ts";
+import { deflatePart, partsOfPieces } from "./gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../site/_lib/checked.ts";
-import { jsonPieces, type JsonPiece } from "../core/json.ts";
+import { jsonPieces } from "../core/json.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
 const PIECES_BYTES = 4_000_000;
@@ -85,7 +85,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const pieces = jsonPieces(insights);
     const insightsJson = Buffer.concat(pieces.flatMap((p) => p.bytes));
     await writeFile(join(staging, "insights.json"), insightsJson);
-    manifest.start("insights.json", { data: insightsJson, parts: async (data) => (data.length > PIECES_BYTES ? gzipPieces(pieces, manifest) : undefined) });
+    manifest.start("insights.json", { data: insightsJson, parts: async (data) => (data.length > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
     await writingPages;
     progress("rendering");
     await renderSite(staging, {
@@ -118,21 +118,6 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   } finally {
     await cache.settled();
   }
-}
-
-/** A JSON text's gzip parts: each run of older pieces from the cache where seen before, the rest compressed now. */
-function gzipPieces(pieces: readonly JsonPiece[], manifest: ManifestWriter): Promise<Uint8Array[]> {
-  const segments: JsonPiece[] = [];
-  for (const piece of pieces) {
-    const last = segments.at(-1);
-    if (last && !last.older && !piece.older) last.bytes.push(...piece.bytes);
-    else segments.push({ bytes: [...piece.bytes], older: piece.older });
-  }
-  // The stream ends with a part compressed now (an empty one, if the text ends with older pieces).
-  if (segments.at(-1)?.older !== false) segments.push({ bytes: [], older: false });
-  return Promise.all(
-    segments.map(({ bytes, older }, i) => (older ? manifest.keptPart(bytes) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))),
-  );
 }
 
 /** Replace `target` by `staging` with two renames; on failure the old folder is put back. */

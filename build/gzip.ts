@@ -5,6 +5,7 @@
  */
 import { promisify } from "node:util";
 import { constants, crc32, deflateRaw } from "node:zlib";
+import type { JsonPiece } from "../core/json.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
 
@@ -30,4 +31,20 @@ export function gzipOf(parts: readonly Uint8Array[], data: Uint8Array): Buffer {
   trailer.writeUInt32LE(crc32(data), 0);
   trailer.writeUInt32LE(data.length % 2 ** 32, 4);
   return Buffer.concat([header, ...parts, trailer]);
+}
+
+/**
+ * A JSON text's gzip parts from its pieces (core/json.ts): each run of older pieces from `kept`
+ * (compressed once and kept by its bytes), the pieces between compressed now.
+ */
+export function partsOfPieces(pieces: readonly JsonPiece[], kept: (bytes: readonly Uint8Array[]) => Promise<Uint8Array>): Promise<Uint8Array[]> {
+  const segments: JsonPiece[] = [];
+  for (const piece of pieces) {
+    const last = segments.at(-1);
+    if (last && !last.older && !piece.older) last.bytes.push(...piece.bytes);
+    else segments.push({ bytes: [...piece.bytes], older: piece.older });
+  }
+  // The stream ends with a part compressed now (an empty one, if the text ends with older pieces).
+  if (segments.at(-1)?.older !== false) segments.push({ bytes: [], older: false });
+  return Promise.all(segments.map(({ bytes, older }, i) => (older ? kept(bytes) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))));
 }

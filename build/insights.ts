@@ -37,9 +37,6 @@ export interface MentionRef {
 /** Quotes shown with an aspect: the clearest of each polarity. */
 const HIGHLIGHTS = 3;
 
-type Part = JsonPart;
-const part = jsonPart;
-
 /** One of a month's clearest quotes of an aspect; `order` counts the aspect's mentions in the month. */
 interface Said {
   ref: MentionRef;
@@ -53,9 +50,9 @@ interface AspectPart {
   /** Mentions by polarity, in POLARITIES' order. */
   counts: number[];
   /** Every mention, newest review first. */
-  evidence: Part;
+  evidence: JsonPart;
   /** The reviews with at least one mention. */
-  reviews: Part;
+  reviews: JsonPart;
   /** The month's clearest quotes of each polarity. */
   highlights: Said[][];
   faq: FaqPart;
@@ -70,7 +67,7 @@ interface EntityPart {
   oldest: string;
   /** Mentions by aspect and polarity (aspect × 3 + polarity). */
   aspects: Int32Array;
-  ids: Part;
+  ids: JsonPart;
 }
 
 /** A month's part of the insights. Plain data (no class), so that the cache can keep it. */
@@ -79,10 +76,10 @@ export interface MonthFigures {
   count: number;
   /** Reviews by stars, 1 to 5. */
   ratingCounts: number[];
-  ids: Part;
-  positive: Part;
-  withTechnicians: Part & { sum: number };
-  billing: Part;
+  ids: JsonPart;
+  positive: JsonPart;
+  withTechnicians: JsonPart & { sum: number };
+  billing: JsonPart;
   aspects: AspectPart[];
   entities: Record<"technicians" | "services" | "service_areas", Record<string, EntityPart>>;
   phrases: Phrases;
@@ -131,21 +128,21 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
     addTo("service_areas", review.service_area, review, codes);
   });
   const entities = Object.fromEntries(
-    Object.entries(growing).map(([kind, byId]) => [kind, Object.fromEntries(Object.entries(byId).map(([id, e]) => [id, { ...e, ids: part(e.ids) }]))]),
+    Object.entries(growing).map(([kind, byId]) => [kind, Object.fromEntries(Object.entries(byId).map(([id, e]) => [id, { ...e, ids: jsonPart(e.ids) }]))]),
   ) as MonthFigures["entities"];
   const questions = faqParts(reviews.map((review, i) => ({ review, mentions: found[i] as Mention[] })));
   return {
     quarter: quarterOf(reviews[0]!.date),
     count: reviews.length,
     ratingCounts,
-    ids: part(reviews.map((r) => r.id)),
-    positive: part(reviews.filter((r) => r.rating >= 4).map((r) => r.id)),
-    withTechnicians: { ...part(withTechnicians.map((r) => r.id)), sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0) },
-    billing: part(billing),
+    ids: jsonPart(reviews.map((r) => r.id)),
+    positive: jsonPart(reviews.filter((r) => r.rating >= 4).map((r) => r.id)),
+    withTechnicians: { ...jsonPart(withTechnicians.map((r) => r.id)), sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0) },
+    billing: jsonPart(billing),
     aspects: groups.map((group, a) => ({
       counts: group.counts,
-      evidence: part(group.all),
-      reviews: part(group.reviews),
+      evidence: jsonPart(group.all),
+      reviews: jsonPart(group.reviews),
       // The clearest quotes of each polarity (the model's surest), newest first among equals.
       highlights: group.said.map((candidates) =>
         clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),

@@ -9,6 +9,7 @@
 import { hash } from "node:crypto";
 import type { PublicReview } from "../core/schema/public.ts";
 import { changedAt, latest, newestFirst } from "../core/dataset.ts";
+import { utf8 } from "../core/json.ts";
 import type { BuildCache } from "./cache.ts";
 import { toPublicReview, type Published } from "./dataset.ts";
 import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "./insights.ts";
@@ -71,7 +72,7 @@ interface Analysis {
 
 /**
  * The months of the published reviews, newest first: kept parts read back, the others made but
- * for their figures, which `figure` adds.
+ * for their figures and compressed JSON, which `figureMonths` adds.
  */
 export async function planMonths(source: SourceData, baseUrl: string, context: MonthContext, cache: BuildCache): Promise<Month[]> {
   const names = [...source.months.keys()].sort().reverse();
@@ -155,7 +156,7 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
 
 /** A month's reviews, newest first: parsed back from their JSON when the part was kept. */
 export function reviewsOf(month: Month): PublicReview[] {
-  return month.reviews ?? (JSON.parse(`[${text(month.part.json)}]`) as PublicReview[]);
+  return month.reviews ?? (JSON.parse(`[${utf8(month.part.json)}]`) as PublicReview[]);
 }
 
 /** A month's reviews' ids, newest first. */
@@ -168,10 +169,6 @@ export function linesOf(part: MonthPart): string[] {
   return part.count ? part.lines.split("\n") : [];
 }
 
-/** UTF-8 bytes as text (a cache gives back a Uint8Array, not a Buffer). */
-export function text(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
 
 /** The newest `n` published reviews, from the newest months. */
 export function newest(months: readonly Month[], n: number): PublicReview[] {

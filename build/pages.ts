@@ -96,10 +96,11 @@ export class ReviewPages {
       // The month's pages as the previous part made them, when that is the part they show;
       // otherwise all of them are written.
       const known = previous && previous.content === shown;
+      const previousIds = known ? idsOf(previous) : [];
       const previousLines = known ? linesOf(previous) : [];
-      const lines = known ? new Map(idsOf(previous).map((id, i) => [id, previousLines[i]!])) : undefined;
-      if (known) for (const id of idsOf(previous)) before.add(id);
-      else listed &&= shown === undefined;
+      const lines = known ? new Map(previousIds.map((id, i) => [id, previousLines[i]!])) : undefined;
+      for (const id of previousIds) before.add(id);
+      if (!known) listed &&= shown === undefined;
       const now = linesOf(part);
       reviewsOf(month).forEach((r, i) => {
         after.add(r.id);
@@ -151,8 +152,8 @@ export class ReviewPages {
     }
     // A page missing from the folder is written too, whatever the cache says.
     const written = new Set(this.changed!.map((r) => r.id));
-    const seen = found < ids.size ? new Set((await readdir(folder)).map(idOf)) : ids;
-    const missing = [...ids].filter((id) => !seen.has(id) && !written.has(id));
+    const seen = found < ids.size && new Set((await readdir(folder)).map(idOf));
+    const missing = seen ? [...ids].filter((id) => !seen.has(id) && !written.has(id)) : [];
     writePages({ folder, reviews: [...this.changed!, ...this.find(new Set(missing))], context: this.context });
   }
 

@@ -29,12 +29,10 @@ const percent = (part: number, whole: number) => Math.round((part / whole) * 100
 export const starsApart = (a: number, b: number) => Math.round((a - b) * 100) / 100;
 const comparison = (now: number, then: number) => (starsApart(now, then) >= NOTICEABLE ? "up from" : starsApart(then, now) >= NOTICEABLE ? "down from" : "about the same as");
 
-type Part = JsonPart;
-
 /** Reviews by stars, 1 to 5, with the ids of those reviews. */
 interface Rated {
   ratingCounts: ArrayLike<number>;
-  ids: Part;
+  ids: JsonPart;
 }
 
 /** What the summary needs of one month's reviews (insights.ts's MonthFigures). */
@@ -42,11 +40,11 @@ export interface SummaryMonth extends Rated {
   quarter: string;
   count: number;
   /** Rated 4 or 5. */
-  positive: Part;
+  positive: JsonPart;
   /** Naming at least one technician, with the sum of their stars. */
-  withTechnicians: Part & { sum: number };
+  withTechnicians: JsonPart & { sum: number };
   /** Complaining about the bill. */
-  billing: Part;
+  billing: JsonPart;
   entities: { technicians: Record<string, Rated>; services: Record<string, Rated> };
 }
 
@@ -155,7 +153,7 @@ function needsAttention(months: readonly SummaryMonth[], quarters: Quarter[], en
   // list is made only for a sentence that cites it.
   const withTechnicians = months.reduce((n, m) => n + m.withTechnicians.count, 0);
   const sumAll = months.reduce((n, m) => n + m.withTechnicians.sum, 0);
-  const items = (part: Part) => itemsOf(part) as string[];
+  const items = (part: JsonPart) => itemsOf(part) as string[];
   for (const t of rated) {
     const count = withTechnicians - t.review_count;
     if (count < ENOUGH) continue;

@@ -17,7 +17,10 @@ export function jsonPart(items: readonly unknown[]): JsonPart {
   return { json: Buffer.from(items.map((item) => JSON.stringify(item)).join(",")), count: items.length };
 }
 
-const utf8 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+/** UTF-8 bytes as text (a cache gives back a Uint8Array, not a Buffer). */
+export function utf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
 
 /** A part's items, parsed. */
 export function itemsOf(part: JsonPart): unknown[] {
