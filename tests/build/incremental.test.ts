@@ -17,20 +17,24 @@ async function build(data: string, dist: string, cache: string, env: Record<stri
   expect(run.code).toBe(0);
 }
 
+/** A folder of synthetic data (`synth` arguments), and its first build with a cache. */
+async function firstBuild(synthArgs: string[]) {
+  const root = await tempDir();
+  const [data, dist, cache] = ["data", "dist", "cache"].map((name) => join(root, name)) as [string, string, string];
+  const synth = await runScript("build/synth/index.ts", [...synthArgs, "--out", data]);
+  expect(synth.code).toBe(0);
+  await build(data, dist, cache);
+  return { root, data, dist, cache };
+}
+
 describe("a build with the previous build's cache", () => {
   let root: string;
   let data: string;
   let dist: string;
   let cache: string;
   beforeAll(async () => {
-    root = await tempDir();
-    data = join(root, "data");
-    dist = join(root, "dist");
-    cache = join(root, "cache");
     // Enough reviews that the first build judges them in worker threads.
-    const synth = await runScript("build/synth/index.ts", ["--reviews", "6000", "--seed", "incremental", "--out", data]);
-    expect(synth.code).toBe(0);
-    await build(data, dist, cache);
+    ({ root, data, dist, cache } = await firstBuild(["--reviews", "6000", "--seed", "incremental"]));
   }, 120_000);
 
   it("writes the bytes of a clean build after a new review, an edit and a withdrawal, and leaves unchanged pages alone", async () => {
@@ -87,16 +91,10 @@ describe("a build with large months, whose compressed copies are put together fr
   let cache: string;
   let clean: string;
   beforeAll(async () => {
-    root = await tempDir();
-    data = join(root, "data");
-    dist = join(root, "dist");
-    cache = join(root, "cache");
-    clean = join(root, "clean");
     // 20,000 reviews in a year: months of 1,600 reviews (reviews.json's gzip copy is made of the
     // months' parts) and an insights.json over 4 MB (its gzip copy made of its pieces).
-    const synth = await runScript("build/synth/index.ts", ["--reviews", "20000", "--years", "1", "--seed", "large", "--out", data]);
-    expect(synth.code).toBe(0);
-    await build(data, dist, cache);
+    ({ root, data, dist, cache } = await firstBuild(["--reviews", "20000", "--years", "1", "--seed", "large"]));
+    clean = join(root, "clean");
   }, 120_000);
 
   /** Every compressed copy in `dir` reads back as its file. */
