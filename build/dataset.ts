@@ -43,6 +43,7 @@ export function toPublicReview(review: Review, baseUrl: string): PublicReview {
     service_area: rest.service_area,
     // The source's own member order never shows: a line read as it is keeps its order.
     ...(rest.response && { response: { date: rest.response.date, text: rest.response.text } }),
+    ...(rest.published && { published: rest.published }),
     ...(rest.updated && { updated: rest.updated }),
   };
 }

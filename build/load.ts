@@ -100,6 +100,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const technicians = await list(DATA_FILES.technicians, Technician);
   const serviceAreas = await list(DATA_FILES.serviceAreas, ServiceArea);
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
+  const now = nowIn(business?.time_zone);
   // A line seen before was checked against these lists: with others, every line is read again.
   const version = cache?.dir && hash("sha1", [cache.versions.verbatim, ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n"));
   const kept = version ? await cache!.read<Record<string, FileLines>>(LINES_PART, version) : undefined;
@@ -123,7 +124,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     const file = name(join(DATA_FILES.reviews, fileName));
     const fileHash = version ? await hashFile(path) : "";
     const before = kept?.[fileName];
-    const lines = before?.file === fileHash ? unpack(before) : await readLines(path, file, before, known, problems);
+    const lines = before?.file === fileHash ? unpack(before) : await readLines(path, file, before, known, now, problems);
     lines.ids.forEach((id, i) => {
       if (!id) return;
       if (seen.has(id)) repeated.push({ f: read.length, line: i + 1, id });
@@ -198,7 +199,7 @@ async function textsOf(path: string): Promise<string[]> {
  * A file's lines, each read and checked: a line `before` holds (the same file as it was) is
  * known, the others are parsed and validated, their problems added to `problems`.
  */
-async function readLines(path: string, file: string, before: FileLines | undefined, known: Known, problems: Problem[]): Promise<Read> {
+async function readLines(path: string, file: string, before: FileLines | undefined, known: Known, now: Now, problems: Problem[]): Promise<Read> {
   const old = before && unpack(before);
   const oldIndex = new Map(old?.hashes.map((h, i) => [h, i]));
   const texts = await textsOf(path);
@@ -226,6 +227,7 @@ async function readLines(path: string, file: string, before: FileLines | undefin
     if (!parsed.success) return void problems.push(...problemsFromZod(parsed.error, file, recordOf(i + 1, raw), raw));
     const review = parsed.data;
     crossCheck(review, known, problems, file, i + 1);
+    checkNotFuture(review, now, problems, file, i + 1);
     read.ids[i] = review.id;
     read.hashes[i] = lineHash;
     read.verbatim[i] = isDeepStrictEqual(raw, review) ? 1 : 0;
@@ -322,9 +324,45 @@ function crossCheck(review: Review, known: Known, problems: Problem[], file: str
   if (review.updated && review.updated.slice(0, 10) < review.date) {
     add("updated", review.updated, `expected a time on or after the review's date ${review.date}`);
   }
+  if (review.published && review.published.slice(0, 10) < review.date) {
+    add("published", review.published, `expected a time on or after the review's date ${review.date}`);
+  }
   if (review.withdrawn && review.withdrawn.at.slice(0, 10) < review.date) {
     add("withdrawn.at", review.withdrawn.at, `expected a time on or after the review's date ${review.date}`);
   }
+}
+
+/**
+ * The build's moment: the instant, and the day it is where the business is. A line read from the
+ * cache was checked on an earlier day, when its dates were already past.
+ */
+interface Now {
+  time: number;
+  day: string;
+  zone: string;
+}
+
+/**
+ * Without a time zone in business.json, the day it is now on the earliest-ahead clock on Earth
+ * (UTC+14): a date refused there is in the future everywhere.
+ */
+function nowIn(zone = "Pacific/Kiritimati", time = Date.now()): Now {
+  // en-CA writes dates as YYYY-MM-DD.
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(time);
+  return { time, day, zone };
+}
+
+/** Contract: a review dated after the build's day (in the business's time zone) is a data error; so is any later time it records. */
+function checkNotFuture(review: Review, now: Now, problems: Problem[], file: string, line: number): void {
+  const add = (field: string, value: string) =>
+    problems.push({ file, record: recordOf(line, review), field, value, expected: `expected no later than today (${now.day} in ${now.zone}): a review cannot be dated in the future` });
+  if (review.date > now.day) add("date", review.date);
+  if (review.response && review.response.date > now.day) add("response.date", review.response.date);
+  for (const field of ["published", "updated"] as const) {
+    const time = review[field];
+    if (time && Date.parse(time) > now.time) add(field, time);
+  }
+  if (review.withdrawn && Date.parse(review.withdrawn.at) > now.time) add("withdrawn.at", review.withdrawn.at);
 }
 
 async function readRecord<T extends z.ZodType>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T> | undefined> {

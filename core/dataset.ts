@@ -34,9 +34,9 @@ export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-/** The latest change a review records: its date, its edit, or the owner's reply. RFC 3339 UTC. */
-export function changedAt(review: Pick<PublicReview, "date" | "updated" | "response">): string {
-  return latest([startOfDay(review.date), review.updated, review.response && startOfDay(review.response.date)]);
+/** The latest change a review records: its date, its late publication, its edit, or the owner's reply. RFC 3339 UTC. */
+export function changedAt(review: Pick<PublicReview, "date" | "published" | "updated" | "response">): string {
+  return latest([startOfDay(review.date), review.published, review.updated, review.response && startOfDay(review.response.date)]);
 }
 
 export function startOfDay(date: string): string {

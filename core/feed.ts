@@ -14,6 +14,8 @@ export interface FeedItem {
   title: string;
   published: string;
   modified: string;
+  /** The review's text, then the owner's reply: the body of both feeds' entries. */
+  content: string;
 }
 
 export interface Feed {
@@ -35,6 +37,7 @@ export function toFeed(dataset: Dataset, baseUrl: string): Feed {
     title: reviewTitle(review, services),
     published: startOfDay(review.date),
     modified: changedAt(review),
+    content: review.text + (review.response ? `\n\nResponse from the owner (${review.response.date}): ${review.response.text}` : ""),
   }));
   return {
     title: `${dataset.business.name}: verified reviews`,

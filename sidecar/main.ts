@@ -15,6 +15,8 @@ import { limitServer, SERVER_LIMITS } from "./http/server.ts";
 import { SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
 import { openState, StateError } from "./state.ts";
+import { watchDist } from "./watch.ts";
+import { TOPICS } from "../core/urls.ts";
 
 try {
   const settings = sidecarSettings(process.env);
@@ -73,6 +75,17 @@ try {
   const ms = Math.round(performance.now() - started);
   console.log(`reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`);
   await hub.start();
+  // A rebuild is served as soon as it is there, and its subscribers told, as after a publish ping.
+  const unwatch = settings.DIST_WATCH_SECONDS > 0
+    ? watchDist(settings.DIST_DIR, settings.DIST_WATCH_SECONDS * 1000, async () => {
+      try {
+        const { changed } = await hub.publish(TOPICS.map((t) => `${settings.BASE_URL}${t.path}`));
+        console.log(`reviewcast: ${settings.DIST_DIR}/ changed: serving ${bundle.current.index.size} reviews${changed.length ? `; notifying the subscribers of ${changed.length} changed topics` : ""}`);
+      } catch (error) {
+        console.error(`reviewcast: ${settings.DIST_DIR}/ changed but was not loaded, still serving the previous one: ${(error as Error).message}`);
+      }
+    })
+    : () => {};
   // Graceful stop: no new connections, in-flight requests and claimed deliveries finish, then the
   // database closes. A stop that hangs past the deadline is cut short.
   const stop = async (signal: string) => {
@@ -81,6 +94,7 @@ try {
       console.error("reviewcast: in-flight work did not finish in 30 s; exiting");
       process.exit(1);
     }, 30_000).unref();
+    unwatch();
     await listener.close();
     await hub.stop();
     await store.close();

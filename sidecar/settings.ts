@@ -46,6 +46,8 @@ export const SidecarSettings = BuildSettings.extend({
   MAX_CONNECTIONS: Count(1_024),
   /** Megabytes of search results kept for repeated queries. */
   SEARCH_CACHE_MB: Count(24),
+  /** How often the server looks for a new dist/ (a rebuild) and loads it; 0 for never (a publish ping still does). */
+  DIST_WATCH_SECONDS: Seconds(1),
   /** MCP sessions ended with DELETE that are remembered at once (until they would expire). */
   MCP_MAX_REVOCATIONS: Count(100_000),
 }).check((ctx) => {

@@ -21,11 +21,12 @@ function jsonFeed(feed: Feed, businessName: string, openapiUrl: string): JsonFee
     authors: [{ name: businessName, url: feed.homePageUrl }],
     // JSON Feed 1.1: `hubs` lists WebSub hubs subscribers may use.
     hubs: [{ type: "WebSub", url: feed.hubUrl }],
-    items: feed.items.map(({ review, title, published, modified }) => ({
+    items: feed.items.map(({ review, title, published, modified, content }) => ({
       id: review.url,
       url: review.url,
       title,
-      content_text: review.text,
+      // Contract: content_text carries the owner's reply after the review, as the Atom content does.
+      content_text: content,
       date_published: published,
       ...(modified !== published && { date_modified: modified }),
       authors: [{ name: review.author }],

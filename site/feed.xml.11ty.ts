@@ -4,14 +4,14 @@ import type { SiteData } from "../core/site-data.ts";
 export const data = { permalink: "/feed.xml", eleventyExcludeFromCollections: true };
 
 export function render({ feed, dataset }: SiteData): string {
-  const entries = feed.items.map(({ review, title, published, modified }) => `  <entry>
+  const entries = feed.items.map(({ review, title, published, modified, content }) => `  <entry>
     <id>${xml(review.url)}</id>
     <title>${xml(title)}</title>
     <link rel="alternate" type="text/html" href="${xml(review.url)}"/>
     <published>${published}</published>
     <updated>${modified}</updated>
     <author><name>${xml(review.author)}</name></author>
-${review.services.map((s) => `    <category term="${xml(s)}"/>\n`).join("")}    <content type="text">${xml(review.text)}${review.response ? xml(`\n\nResponse from the owner (${review.response.date}): ${review.response.text}`) : ""}</content>
+${review.services.map((s) => `    <category term="${xml(s)}"/>\n`).join("")}    <content type="text">${xml(content)}</content>
   </entry>
 `);
   return `<?xml version="1.0" encoding="utf-8"?>

@@ -54,6 +54,8 @@ export const ReviewPage = z.object({
 export const SincePage = ReviewPage.extend({
   since: IsoDate,
   removed: z.array(Slug).describe("Ids of reviews withdrawn on or after the date: drop them from a local copy"),
+  changed: z.array(PublicReview).describe("Reviews dated before the date that were published (published), edited (updated) or answered (response.date) on or after it, in full, latest change first; the same on every page; at most 1000"),
+  changed_truncated: z.boolean().describe("true when more than 1000 older reviews changed since the date: changed holds the latest 1000; read /reviews.json again instead"),
 });
 
 export const ErrorBody = z.object({

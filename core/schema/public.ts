@@ -16,6 +16,7 @@ export const PublicReview = z.strictObject({
   services: z.array(Slug).describe("Ids of the services the review is about"),
   service_area: Slug.describe("Id of the customer's service area"),
   response: OwnerResponse.optional().describe("The business's public reply"),
+  published: Timestamp.optional().describe("When the business published the review, where that is later than its date (a review verified days after the visit)"),
   updated: Timestamp.optional().describe("When the reviewer last edited the review"),
 });
 

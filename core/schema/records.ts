@@ -41,6 +41,18 @@ export const OpeningHours = z.strictObject({
   closes: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "expected HH:MM" }),
 });
 
+/** An IANA time zone name, e.g. America/Los_Angeles. */
+export const TimeZone = z.string().refine(isTimeZone, { error: "expected an IANA time zone name like America/Los_Angeles" });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const Business = z.strictObject({
   name: Text,
   description: Text,
@@ -57,6 +69,8 @@ export const Business = z.strictObject({
   opening_hours: z.array(OpeningHours),
   founded: z.int().min(1800).max(2100).optional(),
   price_range: z.string().optional(),
+  /** The business's time zone: its "today" bounds the reviews' dates (a review dated later is refused). */
+  time_zone: TimeZone.optional(),
   /** When the owner last changed business.json, services.json, technicians.json or service-areas.json. */
   updated: Timestamp,
 });
@@ -78,6 +92,8 @@ export const Review = z.strictObject({
   services: z.array(Slug).min(1, { error: "expected at least one service id" }),
   service_area: Slug,
   response: OwnerResponse.optional(),
+  /** When the business published the review, where that is later than its date (verified days after). */
+  published: Timestamp.optional(),
   /** Set when the customer edited the review. */
   updated: Timestamp.optional(),
   /** Set when the review was taken down: it leaves every dataset and `since` lists it as removed. */

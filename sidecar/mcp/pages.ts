@@ -8,7 +8,7 @@ import { reviewUrl as reviewUrlOf } from "../../core/urls.ts";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { IsoDate, Slug } from "../../core/schema/records.ts";
+import { IsoDate, Rating, Slug } from "../../core/schema/records.ts";
 import type { Bundle } from "../bundle.ts";
 import type { Page } from "../search/reviews.ts";
 import { encodeCursor } from "../../core/cursor.ts";
@@ -17,7 +17,7 @@ import { SerializedResult } from "./tool.ts";
 const EXCERPT = 120;
 
 export const Detail = z.enum(["compact", "full"]).default("compact")
-  .describe('"compact" (default): each review as a text line (date, stars, author, id, excerpt), and its id, date, stars, technicians and services as data; "full": every field, the whole text and the owner\'s reply');
+  .describe('"compact" (default): per review a text line (date, stars, author, id, excerpt) and its key fields; "full": every field, whole text and owner\'s reply');
 
 /** A review in a compact page's structured result: its author and text are in its text line. */
 interface CompactReview {
@@ -35,7 +35,7 @@ export const PageOut = {
   count: z.int().min(0),
   total: z.int().min(0),
   review_url: z.string().describe("Permalink of a review: replace {id}"),
-  reviews: z.array(z.looseObject({ id: Slug, date: IsoDate, rating: z.int() })),
+  reviews: z.array(z.looseObject({ id: Slug, date: IsoDate, rating: Rating })),
   next_cursor: z.string().optional(),
 };
 
@@ -44,24 +44,47 @@ export const PageOut = {
  * resource_link per review, joined from each review's pieces (encoded once, see piecesOf) rather
  * than built and serialised as objects on every call. `before` leads the structured page.
  */
-export function pageContent(bundle: Bundle, baseUrl: string, page: Page, detail: "compact" | "full", headline: string, before: Record<string, unknown> = {}): SerializedResult {
+export function pageContent(
+  bundle: Bundle,
+  baseUrl: string,
+  page: Page,
+  detail: "compact" | "full",
+  headline: string,
+  before: Record<string, unknown> = {},
+  changed?: { positions: number[]; truncated: boolean },
+): SerializedResult {
   const pieces = page.positions.map((p) => piecesOf(bundle, p, detail));
+  const late = changed?.positions.map((p) => piecesOf(bundle, p, detail)) ?? [];
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
   const reviewUrl = reviewUrlOf(baseUrl, "{id}");
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total, review_url: reviewUrl }).slice(0, -1);
   const intro = `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n`;
   const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(intro)}`)];
-  pieces.forEach((x, i) => {
-    if (i) chunks.push(NEWLINE);
-    chunks.push(x.line);
-  });
+  const lines = (list: Pieces[]) =>
+    list.forEach((x, i) => {
+      if (i) chunks.push(NEWLINE);
+      chunks.push(x.line);
+    });
+  const records = (list: Pieces[]) =>
+    list.forEach((x, i) => {
+      if (i) chunks.push(COMMA);
+      chunks.push(x.review);
+    });
+  lines(pieces);
+  if (late.length) {
+    chunks.push(Buffer.from(escaped(`\nOlder reviews published, edited or answered since (latest change first):\n`)));
+    lines(late);
+  }
   chunks.push(Buffer.from(`${escaped(more)}"}`));
-  chunks.push(Buffer.from(`],"structuredContent":${head},"reviews":[`));
-  pieces.forEach((x, i) => {
-    if (i) chunks.push(COMMA);
-    chunks.push(x.review);
-  });
+  chunks.push(Buffer.from(`],"structuredContent":${head}`));
+  if (changed) {
+    chunks.push(Buffer.from(`,"changed_truncated":${changed.truncated},"changed":[`));
+    records(late);
+    chunks.push(Buffer.from("]"));
+  }
+  chunks.push(Buffer.from(`,"reviews":[`));
+  records(pieces);
   chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
   return new SerializedResult(chunks);
 }

@@ -1,6 +1,7 @@
 /**
- * `GET /api/reviews/since/{date}`: reviews dated on or after the date, newest first, and the ids
- * of reviews withdrawn on or after it, so an incremental copy stays exact. Conditional GET: the
+ * `GET /api/reviews/since/{date}`: reviews dated on or after the date, newest first; the older
+ * reviews published, edited or answered on or after it (`changed`); and the ids of reviews
+ * withdrawn on or after it, so an incremental copy stays exact with one call. Conditional GET: the
  * ETag hashes the body; Last-Modified is the latest change the data records behind it.
  */
 import { latest } from "../../core/dataset.ts";
@@ -22,12 +23,15 @@ export function defineSinceRoute(bundle: BundleRef) {
     const since = path.value.date;
     const result = reviewsSince(current, since, query.value.limit, query.value.cursor);
     if (!result.ok) return invalidParameters(result.issues);
-    const { page, removed } = result.value;
-    const body = pageResult(current, page).json({ since, removed: removed.map((w) => w.id) });
+    const { page, removed, changed, changedTruncated } = result.value;
+    const body = pageResult(current, page).json(
+      { since, removed: removed.map((w) => w.id) },
+      { changed: `[${changed.map((p) => current.index.json[p]).join(",")}]`, changed_truncated: String(changedTruncated) },
+    );
     const lastModified = latest([
       current.dataset.business.updated,
       ...removed.map((w) => w.at),
-      ...page.positions.map((p) => current.index.changed[p]!),
+      ...[...page.positions, ...changed].map((p) => current.index.changed[p]!),
     ]);
     return represent(request, {
       body,

@@ -39,6 +39,8 @@ export class ReviewIndex {
   readonly ids: string[];
   readonly changed: string[];
   private readonly positionOf: Map<string, number>;
+  /** Positions of the reviews changed on a later day than their date, latest change first. */
+  private readonly late: Uint32Array;
   private readonly stars: Postings[] = [];
   private readonly atLeast: Postings[] = [];
   private readonly byTechnician = new Map<string, Postings>();
@@ -62,6 +64,10 @@ export class ReviewIndex {
     this.ids = reviews.map((r) => r.id);
     this.changed = reviews.map(changedAt);
     this.positionOf = new Map(this.ids.map((id, p) => [id, p]));
+    const late: number[] = [];
+    for (let p = 0; p < n; p++) if (this.changed[p]!.slice(0, 10) > this.dates[p]!) late.push(p);
+    late.sort((a, b) => (this.changed[a] === this.changed[b] ? a - b : this.changed[a]! > this.changed[b]! ? -1 : 1));
+    this.late = Uint32Array.from(late);
     const group = (key: (r: PublicReview) => readonly (string | number)[]) => {
       const lists = new Map<string | number, number[]>();
       reviews.forEach((r, p) => {
@@ -94,6 +100,21 @@ export class ReviewIndex {
   changedAt(id: string): string | undefined {
     const p = this.positionOf.get(id);
     return p === undefined ? undefined : this.changed[p];
+  }
+
+  /**
+   * Reviews dated before `since` that were published, edited or answered on or after it, latest
+   * change first, at most `max` of them (`more` tells there were others).
+   */
+  changedSince(since: string, max: number): { positions: number[]; more: boolean } {
+    const positions: number[] = [];
+    for (const p of this.late) {
+      if (this.changed[p]!.slice(0, 10) < since) break;
+      if (this.dates[p]! >= since) continue;
+      if (positions.length === max) return { positions, more: true };
+      positions.push(p);
+    }
+    return { positions, more: false };
   }
 
   /** The review with this id, or undefined. */

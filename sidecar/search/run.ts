@@ -14,7 +14,7 @@ import { TextIndex } from "./text.ts";
 export interface SearchResult {
   page: Page;
   /** `{"count":..,"total":..,"reviews":[..],"next_cursor":".."}`, built from pre-serialised reviews. */
-  json: (extra?: Record<string, unknown>) => string;
+  json: (extra?: Record<string, unknown>, raw?: Record<string, string>) => string;
 }
 
 export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<SearchResult> {
@@ -42,24 +42,41 @@ export interface SinceResult {
   page: Page;
   /** Reviews withdrawn on or after the day: an incremental copy drops them. */
   removed: Withdrawal[];
+  /** Positions of the reviews dated before the day and published, edited or answered on or after it. */
+  changed: number[];
+  /** More than CHANGED_MAX reviews changed: `changed` holds the latest changes only. */
+  changedTruncated: boolean;
 }
 
 /**
- * The reviews dated on or after `since`, and the ones withdrawn on or after it: one answer for
- * GET /api/reviews/since and MCP get_reviews_since alike.
+ * Most reviews `changed` holds. Edits and replies to older reviews are few; a client that finds
+ * more than this many changed since its last poll reads reviews.json again (README, "Since").
+ */
+export const CHANGED_MAX = 1000;
+
+/**
+ * The reviews dated on or after `since`, the older ones changed on or after it, and the ones
+ * withdrawn on or after it: one answer for GET /api/reviews/since and MCP get_reviews_since alike.
  */
 export function reviewsSince(bundle: Bundle, since: string, limit: number, cursor?: string): Parsed<SinceResult> {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   if (after === null) return { ok: false, issues: [{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" }] };
+  const changed = bundle.index.changedSince(since, CHANGED_MAX);
   return {
     ok: true,
-    value: { page: bundle.index.search({ since }, limit, after), removed: bundle.withdrawn.filter((w) => w.at.slice(0, 10) >= since) },
+    value: {
+      page: bundle.index.search({ since }, limit, after),
+      removed: bundle.withdrawn.filter((w) => w.at.slice(0, 10) >= since),
+      changed: changed.positions,
+      changedTruncated: changed.more,
+    },
   };
 }
 
 export function pageResult(bundle: Bundle, page: Page): SearchResult {
-  const json = (extra: Record<string, unknown> = {}) => {
-    const head = Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)},`).join("");
+  const json = (extra: Record<string, unknown> = {}, raw: Record<string, string> = {}) => {
+    // `raw` members are JSON already (lists of pre-serialised reviews).
+    const head = [...Object.entries(extra).map(([k, v]) => [k, JSON.stringify(v)]), ...Object.entries(raw)].map(([k, v]) => `${JSON.stringify(k)}:${v},`).join("");
     const reviews = page.positions.map((p) => bundle.index.json[p]).join(",");
     const next = page.next ? `,"next_cursor":${JSON.stringify(encodeCursor(page.next))}` : "";
     return `{${head}"count":${page.positions.length},"total":${page.total},"reviews":[${reviews}]${next}}`;

@@ -4,7 +4,7 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../core/dist/manifest.ts";
-import { copyOfRepoData, editReview, review, smallData, tempDir } from "../helpers/data.ts";
+import { copyOfRepoData, editReview, REPO_DATA, review, smallData, tempDir } from "../helpers/data.ts";
 import { runBuild } from "../helpers/run.ts";
 
 const BASE = "https://reviews.valleyshield.example";
@@ -99,7 +99,8 @@ describe("npm run build on the repository's data", () => {
       expect(item.id).toBe(r.url);
       expect(item.url).toBe(r.url);
       expect(item.title).toContain(`${r.rating}/5`);
-      expect(item.content_text).toBe(r.text);
+      // Contract: the owner's reply follows the review, as in the Atom content.
+      expect(item.content_text).toBe(r.response ? `${r.text}\n\nResponse from the owner (${r.response.date}): ${r.response.text}` : r.text);
       expect(item.date_published).toBe(`${r.date}T00:00:00Z`);
       expect(item.authors).toEqual([{ name: r.author }]);
       expect(item._review).toMatchObject({ id: r.id, rating: r.rating, services: r.services, technicians: r.technicians });
@@ -125,8 +126,13 @@ describe("npm run build on the repository's data", () => {
   it("takes Last-Modified from the data, never from the clock", async () => {
     const manifest: Manifest = await readJson(dist, "_manifest.json");
     const { reviews, updated } = await readJson(dist, "reviews.json");
-    const times = [...reviews.flatMap((r: any) => [`${r.date}T00:00:00Z`, r.updated, r.response && `${r.response.date}T00:00:00Z`]), ...manifest.withdrawn.map((w) => w.at)].filter(Boolean);
-    expect(updated).toBe(times.sort().at(-1) > "2026-03-01T16:00:00Z" ? times.sort().at(-1) : "2026-03-01T16:00:00Z");
+    const business = JSON.parse(await readFile(join(REPO_DATA, "business.json"), "utf8"));
+    const times = [
+      business.updated,
+      ...reviews.flatMap((r: any) => [`${r.date}T00:00:00Z`, r.published, r.updated, r.response && `${r.response.date}T00:00:00Z`]),
+      ...manifest.withdrawn.map((w) => w.at),
+    ].filter(Boolean);
+    expect(updated).toBe(times.sort().at(-1));
     expect(manifest.files["/reviews.json"]!.last_modified).toBe(updated);
   });
 

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
@@ -112,5 +112,61 @@ describe("reading a file's lines", () => {
       for await (const batch of batchesOf(path, bytes)) got.push(...batch);
       expect(got, `reads of ${bytes} bytes`).toEqual(expected);
     }
+  });
+});
+
+describe("dates in the future", () => {
+  const LA = "America/Los_Angeles";
+  const dayIn = (zone: string, time: number) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(time);
+  const inZone = async (reviews: unknown[], zone?: string) => {
+    const dir = await smallData(reviews);
+    const business = JSON.parse(await readFile(join(dir, "business.json"), "utf8"));
+    await writeFile(join(dir, "business.json"), JSON.stringify({ ...business, ...(zone && { time_zone: zone }) }));
+    try {
+      await loadData(dir);
+      return [];
+    } catch (error) {
+      if (error instanceof DataError) return error.problems.map(formatProblem);
+      throw error;
+    }
+  };
+
+  it("refuses a review dated after today in the business's time zone, saying which day that is", async () => {
+    const today = dayIn(LA, Date.now());
+    const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const problems = await inZone([review({ date: tomorrow })], LA);
+    expect(problems).toEqual([expect.stringMatching(new RegExp(`line 1 \\(r-1\\): date = "${tomorrow}": expected no later than today \\(${today} in America/Los_Angeles\\)`))]);
+  });
+
+  it("accepts a review dated today in the business's time zone", async () => {
+    expect(await inZone([review({ date: dayIn(LA, Date.now()) })], LA)).toEqual([]);
+  });
+
+  it("without a time zone, refuses only what is in the future everywhere", async () => {
+    const problems = await inZone([review({ date: "2099-01-05" }), review({ id: "r-2", date: dayIn("Pacific/Kiritimati", Date.now()) })]);
+    expect(problems).toEqual([expect.stringMatching(/line 1 \(r-1\): date = "2099-01-05": expected no later than today \(\d{4}-\d{2}-\d{2} in Pacific\/Kiritimati\)/)]);
+  });
+
+  it("refuses a publication, edit, reply or withdrawal in the future", async () => {
+    const later = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
+    const problems = await inZone([
+      review({ published: later }),
+      review({ id: "r-2", updated: later }),
+      review({ id: "r-3", response: { date: "2099-01-01", text: "Thanks" } }),
+      review({ id: "r-4", withdrawn: { at: later, reason: "spam" } }),
+    ], LA);
+    expect(problems).toEqual([
+      expect.stringMatching(/line 1 \(r-1\): published = ".*": expected no later than today/),
+      expect.stringMatching(/line 2 \(r-2\): updated = ".*": expected no later than today/),
+      expect.stringMatching(/line 3 \(r-3\): response.date = "2099-01-01": expected no later than today/),
+      expect.stringMatching(/line 4 \(r-4\): withdrawn.at = ".*": expected no later than today/),
+    ]);
+  });
+
+  it("refuses a publication time before the review's date, and an unknown time zone", async () => {
+    expect(await inZone([review({ published: "2025-02-01T10:00:00Z" })])).toEqual([
+      expect.stringMatching(/line 1 \(r-1\): published = "2025-02-01T10:00:00Z": expected a time on or after the review's date 2025-03-01/),
+    ]);
+    expect(await inZone([review()], "Mars/Olympus_Mons")).toEqual([expect.stringMatching(/business\.json.*time_zone = "Mars\/Olympus_Mons": expected an IANA time zone name/)]);
   });
 });

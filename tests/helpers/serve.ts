@@ -15,6 +15,7 @@ export interface Running {
   url: string;
   child: ChildProcess;
   stderr: () => string;
+  stdout: () => string;
   stop: () => Promise<void>;
 }
 
@@ -23,9 +24,9 @@ export async function startProcess(command: string, args: string[], env: Record<
   const fullEnv = options.bareEnv ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } : userEnv(env);
   const child = spawn(command, args, { cwd: options.cwd ?? new URL("../../", import.meta.url).pathname, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
+  let out = "";
   child.stderr!.on("data", (d) => (err += d));
   const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
     child.stdout!.on("data", (d) => {
       out += d;
       const m = /serving .* on (http:\/\/\S+)/.exec(out);
@@ -37,6 +38,7 @@ export async function startProcess(command: string, args: string[], env: Record<
     url,
     child,
     stderr: () => err,
+    stdout: () => out,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

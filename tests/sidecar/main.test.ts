@@ -1,8 +1,9 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
-import { runScript } from "../helpers/run.ts";
+import { review, smallData, tempDir } from "../helpers/data.ts";
+import { runBuild, runScript } from "../helpers/run.ts";
+import { until } from "../helpers/until.ts";
 import { freePort, startProcess } from "../helpers/serve.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
@@ -16,6 +17,40 @@ describe("npm run serve", () => {
       expect(sidecar.url).toContain(`http://127.0.0.1:${port}`);
       const res = await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`);
       expect(res.status).toBe(200);
+    } finally {
+      await sidecar.stop();
+    }
+  });
+
+  it("serves a rebuild by itself: new reviews are found and their pages are there without a ping or a restart", async () => {
+    const dist = join(await tempDir(), "dist");
+    const env = { BASE_URL: "http://localhost:3000" };
+    expect((await runBuild(await smallData([review()]), dist, env)).code).toBe(0);
+    const port = await freePort();
+    const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
+    try {
+      const search = () => fetch(`http://127.0.0.1:${port}/api/reviews/search?words=termites`).then((r) => r.json());
+      expect((await search()).total).toBe(0);
+      const added = review({ id: "r-2", date: "2025-03-02", text: "The termites are gone." });
+      expect((await runBuild(await smallData([review(), added]), dist, env)).code).toBe(0);
+      // The server says when it has loaded the new dist/: wait for that, not for a time.
+      await until(() => /changed: serving 2 reviews/.test(sidecar.stdout()), "the server to load the rebuilt dist/", 60_000);
+      expect((await search()).total).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${port}/reviews/r-2/`)).status).toBe(200);
+    } finally {
+      await sidecar.stop();
+    }
+  });
+
+  it("keeps serving the previous dist/ when the rebuilt one cannot be served, and says why", async () => {
+    const dist = join(await tempDir(), "dist");
+    expect((await runBuild(await smallData([review()]), dist, { BASE_URL: "http://localhost:3000" })).code).toBe(0);
+    const port = await freePort();
+    const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { BASE_URL: "http://localhost:3000", PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
+    try {
+      expect((await runBuild(await smallData([review(), review({ id: "r-2" , date: "2025-03-02"})]), dist, { BASE_URL: "https://elsewhere.example" })).code).toBe(0);
+      await until(() => /changed but was not loaded, still serving the previous one: .*built for BASE_URL https:\/\/elsewhere\.example/.test(sidecar.stderr()), "the server to refuse the other base URL's dist/", 60_000);
+      expect((await (await fetch(`http://127.0.0.1:${port}/api/reviews/search`)).json()).total).toBe(1);
     } finally {
       await sidecar.stop();
     }
