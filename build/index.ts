@@ -9,9 +9,14 @@ try {
   const started = performance.now();
   const result = await build(settings, progressReporter("build"));
   progressDone();
-  const files = Object.keys(result.manifest.files).length;
+  const listed = Object.values(result.manifest.files);
+  const copies = listed.reduce((n, f) => n + Object.keys(f.encodings).length, 0);
+  // The manifest itself, the files it lists with their compressed copies, and one page a review.
+  const files = 1 + listed.length + copies + result.reviews;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`built ${settings.DIST_DIR}/: ${files} files from ${result.reviews} published reviews (${result.withdrawn} withdrawn) in ${seconds} s`);
+  console.log(
+    `built ${settings.DIST_DIR}/: ${files} files (${listed.length} datasets, feeds and pages with ${copies} compressed copies, ${result.reviews} review pages, the manifest) from ${result.reviews} published reviews (${result.withdrawn} withdrawn) in ${seconds} s`,
+  );
 } catch (error) {
   progressDone();
   if (error instanceof DataError) {

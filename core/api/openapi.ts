@@ -71,16 +71,25 @@ export interface KnownIds {
 }
 
 /**
- * mentions_service takes a service id; mentions_technician an id, a name, or a first name only
- * one technician has (search/run.ts): as enums, a client that fills parameters from the schema
- * sends only what the server takes.
+ * mentions_service takes a service id, as an enum; mentions_technician an id, a name, or a first
+ * name only one technician has, in any case (search/run.ts): as a pattern that ignores case (an
+ * enum is exact, so a typed client generated from it would refuse "dana"), with the values as
+ * examples. A client that fills parameters from the schema sends only what the server takes.
  */
 function withKnownIds(params: JsonSchema[], known?: KnownIds): JsonSchema[] {
   if (!known) return params;
   const firsts = known.technicians.map((t) => t.name.split(/\s+/)[0]!);
-  const technician = [...known.technicians.flatMap((t) => [t.id, t.name]), ...firsts.filter((f) => firsts.indexOf(f) === firsts.lastIndexOf(f))];
-  const enums: Record<string, string[]> = { mentions_service: known.services.map((s) => s.id), mentions_technician: [...new Set(technician)] };
-  return params.map((p) => (enums[p.name as string] ? { ...p, schema: { ...(p.schema as JsonSchema), enum: enums[p.name as string] } } : p));
+  const technician = [...new Set([...known.technicians.flatMap((t) => [t.id, t.name]), ...firsts.filter((f) => firsts.indexOf(f) === firsts.lastIndexOf(f))])];
+  const extra: Record<string, JsonSchema> = {
+    mentions_service: { enum: known.services.map((s) => s.id) },
+    mentions_technician: { pattern: `^\\s*(?:${technician.map(anyCase).join("|")})\\s*$`, examples: technician },
+  };
+  return params.map((p) => (extra[p.name as string] ? { ...p, schema: { ...(p.schema as JsonSchema), ...extra[p.name as string] } } : p));
+}
+
+/** A regular expression (ECMA-262, as JSON Schema's pattern) matching `text` in any letter case. */
+function anyCase(text: string): string {
+  return [...text].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/, "\\$&"))).join("");
 }
 
 export function openApiDocument(baseUrl: string, known?: KnownIds) {

@@ -19,7 +19,7 @@ export const searchFields = {
   until: IsoDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD)"),
   query: z.string().min(1).max(200).optional().describe("Case-insensitive substring of the review text"),
   words: z.string().min(1).max(200).regex(/[\p{L}\p{N}]/u, { error: "expected at least one word (letters or digits)" }).optional()
-    .describe('Words that must all appear in the text as whole words, in any order, ignoring case: "spiders ants" finds reviews that name both'),
+    .describe('Words that must all appear in the text as whole words, in any order and any form, ignoring case: "spiders ants" finds reviews that name both; "termites" finds "termite" too'),
   mentions_technician: z.string().min(1).max(100).optional()
     .describe("Technician id or name, case-insensitive; a first name alone works when only one technician has it"),
   mentions_service: Slug.optional().describe("Service id, as listed in reviews.json business.services"),

@@ -6,9 +6,10 @@
  * intersection of such unions as candidates and confirm each one against the text.
  */
 import { LRUCache } from "lru-cache";
+import { stemmer } from "stemmer";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../../core/turn.ts";
-import { postingsFrom, postingsFromBits, type Postings } from "./postings.ts";
+import { postingsFromBits, type Postings } from "./postings.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -23,8 +24,8 @@ const ENTRY_OVERHEAD = 256;
 
 export class TextIndex {
   private readonly cache: LRUCache<string, Postings>;
-  /** Each vocabulary word's place in `vocabulary` and `postings`. */
-  private readonly wordAt: Map<string, number>;
+  /** The places in `vocabulary` and `postings` of the words that share a stem (Porter's). */
+  private readonly stemAt: Map<string, number[]>;
 
   private constructor(
     private readonly lowered: readonly string[],
@@ -32,7 +33,13 @@ export class TextIndex {
     private readonly postings: Uint32Array[],
     cacheBytes: number,
   ) {
-    this.wordAt = new Map(vocabulary.map((w, i) => [w, i]));
+    this.stemAt = new Map();
+    vocabulary.forEach((w, i) => {
+      const stem = stemmer(w);
+      const at = this.stemAt.get(stem);
+      if (at) at.push(i);
+      else this.stemAt.set(stem, [i]);
+    });
     this.cache = new LRUCache({
       maxSize: cacheBytes,
       sizeCalculation: (postings, key) => ENTRY_OVERHEAD + 2 * key.length + postings.bits.byteLength + postings.list.byteLength,
@@ -63,14 +70,19 @@ export class TextIndex {
     return [...new Set(TextIndex.normalise(text).match(WORD) ?? [])];
   }
 
-  /** Positions of the reviews holding `word` (one of words()) as a whole word. */
+  /**
+   * Positions of the reviews holding `word` (one of words()) as a whole word, in any of its forms:
+   * the words with its stem (Porter's), so "termites" finds "termite" and "spider" finds "spiders".
+   */
   word(word: string): Postings {
+    const stem = stemmer(word);
     // Not a substring query's key: those never start with a NUL.
-    const key = `\u0000${word}`;
+    const key = `\u0000${stem}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const at = this.wordAt.get(word);
-    const postings = postingsFrom(at === undefined ? [] : this.postings[at]!, this.lowered.length);
+    const bits = createBitset(this.lowered.length);
+    for (const i of this.stemAt.get(stem) ?? []) for (const position of this.postings[i]!) setBit(bits, position);
+    const postings = postingsFromBits(bits);
     this.cache.set(key, postings);
     return postings;
   }

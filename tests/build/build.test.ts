@@ -14,12 +14,19 @@ const readJson = async (dir: string, file: string) => JSON.parse(await read(dir,
 describe("npm run build on the repository's data", () => {
   let dist: string;
   let data: string;
+  let stdout: string;
   beforeAll(async () => {
     data = await copyOfRepoData();
     dist = join(await tempDir(), "dist");
     const run = await runBuild(data, dist, { BASE_URL: `${BASE}/` });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
+    stdout = run.stdout;
+  });
+
+  it("says how many files dist/ holds", async () => {
+    const files = (await readdir(dist, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+    expect(stdout).toContain(`/: ${files} files (`);
   });
 
   it("writes the four public files and the manifest", async () => {

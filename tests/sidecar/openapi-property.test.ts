@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
-type Schema = { type?: string | string[]; enum?: unknown[]; minimum?: number; maximum?: number; maxLength?: number; minLength?: number; format?: string; pattern?: string; default?: unknown };
+type Schema = { type?: string | string[]; enum?: unknown[]; examples?: string[]; minimum?: number; maximum?: number; maxLength?: number; minLength?: number; format?: string; pattern?: string; default?: unknown };
 type Parameter = { name: string; in: "query" | "path" | "header"; required?: boolean; schema: Schema };
 
 let sidecar: Sidecar;
@@ -30,6 +30,8 @@ afterAll(() => sidecar.close());
 /** An arbitrary value the schema allows, as it goes in a URL. */
 function valueOf(schema: Schema): fc.Arbitrary<string> {
   if (schema.enum) return fc.constantFrom(...schema.enum.map(String));
+  // Values the pattern describes in any case (mentions_technician): each example, in any case.
+  if (schema.examples) return fc.constantFrom(...schema.examples).chain((v) => fc.constantFrom(v, v.toLowerCase(), v.toUpperCase()));
   if (schema.format === "date") return fc.date({ min: new Date("2015-01-01"), max: new Date("2030-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
   if (schema.type === "integer") return fc.integer({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6 }).map(String);
   if (schema.type === "number") return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }).map(String);

@@ -75,14 +75,22 @@ describe("/.well-known/openapi.json", () => {
     expect(seen.filter((p) => !known(p))).toEqual([]);
   });
 
-  it("lists the ids the server takes as enums, each of which the search accepts", async () => {
-    const params = doc.paths["/api/reviews/search"].get.parameters as { name: string; schema: { enum?: string[] } }[];
+  it("lists the ids the server takes: services as an enum, technicians as a pattern that ignores case, each accepted by the search", async () => {
+    type Schema = { enum?: string[]; pattern?: string; examples?: string[] };
+    const params = doc.paths["/api/reviews/search"].get.parameters as { name: string; schema: Schema }[];
     const services = params.find((p) => p.name === "mentions_service")!.schema.enum!;
-    const technicians = params.find((p) => p.name === "mentions_technician")!.schema.enum!;
+    const technician = params.find((p) => p.name === "mentions_technician")!.schema;
+    expect(technician.enum).toBeUndefined();
+    const technicians = technician.examples!;
     const reviews = JSON.parse(await (await sidecar.app.request("/reviews.json")).text());
     expect(services).toEqual(reviews.business.services.map((s: { id: string }) => s.id));
     for (const t of reviews.business.technicians) expect(technicians).toEqual(expect.arrayContaining([t.id, t.name]));
-    for (const [name, values] of [["mentions_service", services], ["mentions_technician", technicians]] as const) {
+    // As JSON Schema validators read a pattern: ECMA-262 with the u flag.
+    const pattern = new RegExp(technician.pattern!, "u");
+    const variants = technicians.flatMap((v) => [v, v.toLowerCase(), v.toUpperCase()]);
+    for (const value of variants) expect(pattern.test(value), value).toBe(true);
+    for (const value of ["ants", "dana whitfield x", "chris"]) expect(pattern.test(value), value).toBe(false);
+    for (const [name, values] of [["mentions_service", services], ["mentions_technician", variants]] as const) {
       for (const value of values) {
         const res = await sidecar.app.request(`/api/reviews/search?limit=1&${name}=${encodeURIComponent(value)}`);
         expect(res.status, `${name}=${value}`).toBe(200);
