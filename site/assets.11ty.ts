@@ -42,7 +42,11 @@ h3 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
 .distribution li { display: grid; grid-template-columns: 4.5rem 1fr 6rem; gap: .5rem; align-items: center; }
 .distribution .bar { background: var(--soft); border: 1px solid var(--line); height: .9rem; }
 .distribution .bar span { display: block; height: 100%; background: var(--accent); }
-.filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .75rem 1rem; align-items: end; background: var(--soft); padding: 1rem; border: 1px solid var(--line); }
+.filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; background: var(--soft); padding: .75rem 1rem; border: 1px solid var(--line); }
+.filters .words { flex: 1 1 14rem; }
+.filters .more { order: 1; flex-basis: 100%; }
+.filters .more summary { cursor: pointer; font-weight: 600; font-size: .9rem; padding: .25rem 0; }
+.filters .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .75rem 1rem; align-items: end; padding-top: .5rem; }
 .filters label { display: block; font-weight: 600; font-size: .9rem; }
 .filters input, .filters select, button { font: inherit; width: 100%; padding: .4rem .5rem; border: 1px solid #8c959f; border-radius: 4px; background: var(--bg); color: var(--fg); }
 .filters .actions { display: flex; gap: .5rem; }

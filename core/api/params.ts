@@ -9,21 +9,30 @@ import { IsoDate, Slug } from "../schema/records.ts";
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
 export const SINCE_LIMIT = { default: 1000, max: 1000 } as const;
 
-const Cursor = z.string().min(1).max(200).describe("The next_cursor of a previous response, to get the following page");
+const Cursor = z.string().min(1).max(200, { error: "expected the next_cursor of a previous response" }).describe("The next_cursor of a previous response, to get the following page");
+
+/** A whole number in [lo, hi], refused in one plain sentence (zod's own says "Too big: expected number to be <=5"). */
+const wholeBetween = (lo: number, hi: number, what: string) => {
+  const error = `expected a whole number of ${what} from ${lo} to ${hi}`;
+  return z.int({ error }).min(lo, { error }).max(hi, { error });
+};
+
+/** Text of 1 to `max` characters. */
+const text = (max: number) => z.string().min(1, { error: "expected some text" }).max(max, { error: `expected at most ${max} characters` });
 
 /** Fields the search and MCP search_reviews share. Values are typed (numbers are numbers). */
 export const searchFields = {
-  rating: z.int().min(1).max(5).optional().describe("Only reviews with exactly this many stars (1 to 5)"),
-  min_rating: z.number().min(1).max(5).optional().describe("Only reviews with at least this many stars (1 to 5); combines with rating (both apply)"),
+  rating: wholeBetween(1, 5, "stars").optional().describe("Only reviews with exactly this many stars (1 to 5)"),
+  min_rating: z.number({ error: "expected a number of stars from 1 to 5" }).min(1, { error: "expected a number of stars from 1 to 5" }).max(5, { error: "expected a number of stars from 1 to 5" }).optional().describe("Only reviews with at least this many stars (1 to 5); combines with rating (both apply)"),
   since: IsoDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD)"),
   until: IsoDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD)"),
-  query: z.string().min(1).max(200).optional().describe("Case-insensitive substring of the review text"),
-  words: z.string().min(1).max(200).regex(/[\p{L}\p{N}]/u, { error: "expected at least one word (letters or digits)" }).optional()
+  query: text(200).optional().describe("Case-insensitive substring of the review text"),
+  words: text(200).regex(/[\p{L}\p{N}]/u, { error: "expected at least one word (letters or digits)" }).optional()
     .describe('Words that must all appear in the text as whole words, in any order and any form, ignoring case: "spiders ants" finds reviews that name both; "termites" finds "termite" too'),
-  mentions_technician: z.string().min(1).max(100).optional()
+  mentions_technician: text(100).optional()
     .describe("Technician id or name, case-insensitive; a first name alone works when only one technician has it"),
   mentions_service: Slug.optional().describe("Service id, as listed in reviews.json business.services"),
-  limit: z.int().min(1).max(SEARCH_LIMIT.max).default(SEARCH_LIMIT.default).describe(`Most reviews to return (1 to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default})`),
+  limit: wholeBetween(1, SEARCH_LIMIT.max, "reviews").default(SEARCH_LIMIT.default).describe(`Most reviews to return (1 to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default})`),
   cursor: Cursor.optional(),
 };
 
@@ -39,7 +48,7 @@ export const SearchParams = z.strictObject(searchFields).check(sinceNotAfterUnti
 export type SearchParams = z.infer<typeof SearchParams>;
 
 export const SinceQuery = z.strictObject({
-  limit: z.int().min(1).max(SINCE_LIMIT.max).default(SINCE_LIMIT.default).describe(`Most reviews to return (1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default})`),
+  limit: wholeBetween(1, SINCE_LIMIT.max, "reviews").default(SINCE_LIMIT.default).describe(`Most reviews to return (1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default})`),
   cursor: Cursor.optional(),
 });
 export const SincePath = z.strictObject({ date: IsoDate.describe("Day (YYYY-MM-DD); reviews dated on or after it are returned") });
