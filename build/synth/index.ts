@@ -72,12 +72,14 @@ export async function synthesize(options: SynthOptions, progress: (step: string)
   const until = Date.parse(`${options.until ?? "2026-11-15"}T00:00:00Z`);
   const span = Math.round((options.years ?? 4) * 365) * 86_400_000;
   const width = String(options.reviews).length;
+  // Replies, edits, late publications and withdrawals happen no later than the last day either.
+  const last = new Date(until).toISOString().slice(0, 10);
   let file: { year: string; stream: WriteStream } | undefined;
   for (let i = 0; i < options.reviews; i++) {
     // Dates rise with i, so each year's file is written once, in order.
     const day = new Date(until - span + Math.floor((i * span) / Math.max(1, options.reviews) / 86_400_000) * 86_400_000);
     const date = day.toISOString().slice(0, 10);
-    const review = synthReview(random, `r-${String(i + 1).padStart(width, "0")}`, date, technicians, areas);
+    const review = synthReview(random, `r-${String(i + 1).padStart(width, "0")}`, date, last, technicians, areas);
     const year = date.slice(0, 4);
     if (file?.year !== year) {
       if (file) await close(file.stream);
@@ -89,7 +91,11 @@ export async function synthesize(options: SynthOptions, progress: (step: string)
   if (file) await close(file.stream);
 }
 
-function synthReview(random: Random, id: string, date: string, technicians: Technician[], areas: ServiceArea[]): Review {
+function synthReview(random: Random, id: string, date: string, last: string, technicians: Technician[], areas: ServiceArea[]): Review {
+  const later = (days: number) => {
+    const day = addDays(date, days);
+    return day > last ? last : day;
+  };
   const rating = random.weighted([[5, 0.66], [4, 0.14], [3, 0.06], [2, 0.04], [1, 0.1]] as const);
   const service = random.weighted(SERVICES.map((s) => [s, s.weight] as const));
   const services = [service.id];
@@ -113,14 +119,14 @@ function synthReview(random: Random, id: string, date: string, technicians: Tech
   if (random.chance(rating <= 2 ? 0.6 : 0.15)) {
     const replies = OWNER_REPLIES[rating <= 2 ? "bad" : "good"];
     const replyText = random.pick(replies).replace("{name}", author.split(" ")[0]!).replace("{tech}", tech).replace("{pest}", pest);
-    review.response = { date: addDays(date, random.int(0, 4)), text: replyText };
+    review.response = { date: later(random.int(0, 4)), text: replyText };
   }
   if (random.chance(0.02)) {
-    review.updated = `${addDays(date, random.int(3, 40))}T${String(random.int(8, 20)).padStart(2, "0")}:15:00Z`;
+    review.updated = `${later(random.int(3, 40))}T${String(random.int(8, 20)).padStart(2, "0")}:15:00Z`;
     review.text += "\n\nEDIT: they came back and took care of it.";
   }
   if (random.chance(0.005)) {
-    review.withdrawn = { at: `${addDays(date, random.int(1, 90))}T09:00:00Z`, reason: random.pick(["customer request", "duplicate", "not a customer"]) };
+    review.withdrawn = { at: `${later(random.int(1, 90))}T09:00:00Z`, reason: random.pick(["customer request", "duplicate", "not a customer"]) };
   }
   return review;
 }

@@ -8,7 +8,7 @@ import type { HubRouteOptions } from "../../sidecar/hub/route.ts";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import type { StateStore } from "../../sidecar/store/store.ts";
 import { editReview, review, smallData, tempDir } from "./data.ts";
-import { runBuild } from "./run.ts";
+import { buildHere } from "./build.ts";
 import { BASE_URL, testMcp } from "./sidecar.ts";
 import { testCerts } from "./subscriber.ts";
 
@@ -47,8 +47,7 @@ export async function startHub(
   if (!data || !dist) {
     data = await smallData([review({ id: "r-1", date: "2025-03-01" }), review({ id: "r-2", date: "2025-03-02", text: "Mice gone." })]);
     dist = join(await tempDir(), "dist");
-    const run = await runBuild(data, dist, { BASE_URL });
-    if (run.code !== 0) throw new Error(run.stderr);
+    await buildHere(data, dist, { BASE_URL });
   }
   const bundle = new BundleRef(await loadBundle(dist), dist, { baseUrl: BASE_URL });
   let offset = 0;
@@ -88,8 +87,7 @@ export async function startHub(
     subscribe: (form) => post({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, ...form }),
     changeData: async (text) => {
       await editReview(join(data!, "reviews/2025.jsonl"), "r-2", (r) => ({ ...r, text }));
-      const run = await runBuild(data!, dist!, { BASE_URL });
-      if (run.code !== 0) throw new Error(run.stderr);
+      await buildHere(data!, dist!, { BASE_URL });
     },
     close: async () => {
       await hub.stop();

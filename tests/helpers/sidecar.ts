@@ -9,7 +9,7 @@ import { createApp, type AppDeps } from "../../sidecar/app.ts";
 import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
 import { MemoryRevocations, SessionSigner, type Revocations } from "../../sidecar/mcp/session.ts";
 import { REPO_DATA, tempDir } from "./data.ts";
-import { runBuild } from "./run.ts";
+import { buildHere } from "./build.ts";
 
 export const BASE_URL = "http://localhost:3000";
 
@@ -21,8 +21,7 @@ export function builtDist(dataDir = REPO_DATA, env: Record<string, string> = {})
   if (!builds.has(key)) {
     builds.set(key, (async () => {
       const dist = join(await tempDir(), "dist");
-      const run = await runBuild(dataDir, dist, { BASE_URL, ...env });
-      if (run.code !== 0) throw new Error(`build failed: ${run.stderr}`);
+      await buildHere(dataDir, dist, { BASE_URL, ...env });
       return dist;
     })());
   }

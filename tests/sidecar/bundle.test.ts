@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BundleError, loadBundle } from "../../sidecar/bundle.ts";
 import { editReview, review, smallData, tempDir } from "../helpers/data.ts";
-import { runBuild } from "../helpers/run.ts";
+import { buildHere } from "../helpers/build.ts";
 import { startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
 let sidecar: Sidecar | undefined;
@@ -15,8 +15,7 @@ afterEach(async () => {
 async function freshBuild(reviews = [review(), review({ id: "r-2", date: "2025-03-02", rating: 3, text: "Late, but the mice are gone." })]) {
   const data = await smallData(reviews);
   const dist = join(await tempDir(), "dist");
-  const run = await runBuild(data, dist);
-  expect(run.code, run.stderr).toBe(0);
+  await buildHere(data, dist);
   return { data, dist };
 }
 
@@ -27,7 +26,7 @@ describe("bundle reload", () => {
     const before = await (await sidecar.app.request("/api/reviews/search?query=mice")).json();
     expect(before.total).toBe(1);
     await editReview(join(data, "reviews/2025.jsonl"), "r-1", (r) => ({ ...r, text: "Two mice in the garage, gone now." }));
-    expect((await runBuild(data, dist)).code).toBe(0);
+    await buildHere(data, dist);
     const changed = await sidecar.bundle.reload();
     // The new text is a new aspect mention: insights.json changes too.
     expect(changed.sort()).toEqual(expect.arrayContaining(["/api/feed.json", "/feed.xml", "/insights.json", "/reviews.json"]));

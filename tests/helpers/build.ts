@@ -1,0 +1,20 @@
+/**
+ * The build called in the test's own process, for tests about what the sidecar or the hub does
+ * with a dist/: about 0.1 s on a small data folder, where `npm run build` as a process takes 2-3 s
+ * of starting tsx and importing Eleventy. Tests of the command itself use runBuild (run.ts).
+ */
+import { register } from "tsx/esm/api";
+import { build } from "../../build/build.ts";
+import { BuildSettings, parseSettings } from "../../core/settings.ts";
+
+// Eleventy imports the templates (site/*.11ty.ts) with Node's own import(), outside vitest's
+// transform: tsx's hooks let it read TypeScript, as `npm run build` does.
+let registered = false;
+
+export async function buildHere(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<void> {
+  if (!registered) {
+    register();
+    registered = true;
+  }
+  await build(parseSettings(BuildSettings, { DATA_DIR: dataDir, DIST_DIR: distDir, BUILD_CACHE_DIR: "off", ...env }));
+}
