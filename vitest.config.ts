@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    // Two files at a time: most of the suite waits on sockets, processes and timers rather than
+    // the CPU, and vitest's default on two cores is one. Tests wait on events, never on a time
+    // budget a busy machine could use up.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],

@@ -9,7 +9,9 @@ import { StateStore } from "./store.ts";
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 
 export async function openPostgres(url: string): Promise<StateStore> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // A burst (hundreds of subscriptions at once) queues for the 10 connections: the wait for one is
+  // bounded generously, so that a busy database slows requests down rather than failing them.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 30_000 });
   // A connection the server drops (a restart) must not crash the process: the pool's own listener
   // covers idle connections, this one those in use; the query on it fails, and the pool discards
   // the connection when it is released.

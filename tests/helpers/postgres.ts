@@ -13,7 +13,7 @@ export interface TestDatabase {
 }
 
 async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: ADMIN, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
     return await run(client);
