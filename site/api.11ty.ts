@@ -2,6 +2,7 @@
 import type { SiteData } from "../core/site-data.ts";
 import { openApiDocument } from "../core/api/openapi.ts";
 import { html, page } from "./_lib/html.ts";
+import { EMBED_REVIEWS } from "./embed.11ty.ts";
 
 export const data = { permalink: "/api/index.html" };
 
@@ -97,10 +98,25 @@ ${params}
 <li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a href="${baseUrl}/llms.txt">llms.txt</a>.</li>
 </ul>
 </section>
+${ownSite(baseUrl, dataset.business.name)}
 <p>The machine-readable description of the routes below: <a href="${openapiUrl}">OpenAPI 3.1</a>. This page is rendered from it.</p>
 ${sections.join("\n")}`;
   return page({
     baseUrl, business: dataset.business, path: "/api/", title: `API: ${dataset.business.name} reviews`, description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",
     body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
   });
+}
+
+/** For the owner: the rating badge and the reviews widget, each as a snippet to paste into their own site. */
+function ownSite(baseUrl: string, name: string): string {
+  const badge = `<a href="${baseUrl}/"><img src="${baseUrl}/badge.svg" width="210" height="56" alt="${html(name)}: verified customer reviews and rating"></a>`;
+  const widget = `<iframe src="${baseUrl}/embed/" title="Reviews of ${html(name)}" width="100%" height="640" style="border:0; max-width:40rem" loading="lazy"></iframe>`;
+  return `<section aria-labelledby="own-site">
+<h2 id="own-site">On your own website</h2>
+<p>A badge with the rating and the number of reviews (<a href="${baseUrl}/badge.svg">badge.svg</a>, light or dark as the page prefers), and a widget with the ${EMBED_REVIEWS} newest reviews (<a href="${baseUrl}/embed/">/embed/</a>: no script, no cookies, as wide as its frame, each review linking to its page). Both follow every new review. Copy and paste:</p>
+<h3>The badge</h3>
+<pre class="snippet"><code id="snippet-badge">${html(badge)}</code></pre>
+<h3>The widget</h3>
+<pre class="snippet"><code id="snippet-widget">${html(widget)}</code></pre>
+</section>`;
 }

@@ -83,6 +83,7 @@ table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 1
 table code { white-space: nowrap; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 pre { background: var(--soft); padding: .75rem; overflow-x: auto; border: 1px solid var(--line); }
+pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; }
 code { font-size: .9em; }
 .quotes li { margin: .4rem 0; }
 dt { font-weight: 600; margin-top: .75rem; }

@@ -188,11 +188,11 @@ describe("build determinism and ETags", () => {
     expect(changedOld).toEqual(expect.arrayContaining(["/insights.json", "/reviews.json"]));
     // The insights page quotes the newest mentions, so it may change too; nothing else does.
     expect(changedOld.filter((p) => !["/insights.json", "/insights/index.html", "/reviews.json"].includes(p))).toEqual([]);
-    // The newest review is also in both feeds, on the home page and on the first page of the
-    // reviews list; its author is in no figure.
+    // The newest review is also in both feeds, on the home page, on the first page of the
+    // reviews list and in the widget for the owner's site; its author is in no figure.
     await editReview(join(data, "reviews/2025.jsonl"), "r-59", (r) => ({ ...r, author: "Edited A." }));
     const afterNew = await etags();
-    expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual(["/api/feed.json", "/feed.xml", "/index.html", "/reviews.json", "/reviews/index.html"]);
+    expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual(["/api/feed.json", "/embed/index.html", "/feed.xml", "/index.html", "/reviews.json", "/reviews/index.html"]);
   });
 
   it("leaves the previous dist/ whole when the data is broken, and names the problem", async () => {

@@ -1,0 +1,65 @@
+/**
+ * `/embed/`: the newest reviews, made to sit in an <iframe> on the business's own website. No
+ * script and no cookies; its own small stylesheet inline (one request); as wide as the frame it
+ * is given; light or dark as the visitor prefers; every link opens the review's permalink in a new
+ * tab, outside the frame. The snippet that frames it is on the developers' page (/api/).
+ */
+import type { SiteData } from "../core/site-data.ts";
+import { average, count, html, longDate } from "./_lib/html.ts";
+
+export const data = { permalink: "/embed/index.html", eleventyExcludeFromCollections: true };
+
+/** How many reviews the widget shows, and how much of each. */
+export const EMBED_REVIEWS = 5;
+const EXCERPT = 280;
+
+export function render({ dataset, feed, baseUrl }: SiteData): string {
+  const { business, aggregate_rating: r } = dataset;
+  const reviews = feed.items.slice(0, EMBED_REVIEWS).map(({ review }) => `<li>
+<p class="head"><span class="stars" role="img" aria-label="${review.rating} out of 5 stars">${"★".repeat(review.rating)}${"☆".repeat(5 - review.rating)}</span> <a href="${html(review.url)}">${html(review.author)}, ${longDate(review.date)}</a></p>
+<p>${html(cut(review.text))}</p>
+</li>`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Reviews of ${html(business.name)}</title>
+<meta name="robots" content="noindex">
+<link rel="canonical" href="${baseUrl}/reviews/">
+<base target="_blank">
+<style>
+:root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --line: #d0d7de; --accent: #0969da; --star: #9a6700; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #4493f8; --star: #e3b341; } }
+* { box-sizing: border-box; }
+body { margin: 0; padding: .75rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; color: var(--fg); background: transparent; overflow-wrap: anywhere; }
+a { color: var(--accent); }
+h1 { font-size: 1rem; margin: 0 0 .25rem; }
+.summary { margin: 0 0 .5rem; color: var(--muted); }
+ol { list-style: none; margin: 0; padding: 0; }
+li { border-top: 1px solid var(--line); padding: .5rem 0; }
+li p { margin: .2rem 0; }
+.head a { font-weight: 600; }
+.stars { color: var(--star); letter-spacing: .05em; }
+.all { margin: .5rem 0 0; }
+</style>
+</head>
+<body>
+<h1><a href="${baseUrl}/">${html(business.name)}</a></h1>
+<p class="summary">${r.review_count ? `Rated ${average(r.rating_value)} out of 5 from ${count(r.review_count)} verified reviews.` : "No reviews yet."}</p>
+<ol>
+${reviews.join("\n")}
+</ol>
+<p class="all"><a href="${baseUrl}/reviews/">Read all ${count(r.review_count)} reviews</a></p>
+</body>
+</html>
+`;
+}
+
+/** The text, cut at a word past EXCERPT characters. */
+function cut(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  if (flat.length <= EXCERPT) return flat;
+  const at = flat.lastIndexOf(" ", EXCERPT - 1);
+  return `${flat.slice(0, at > EXCERPT / 2 ? at : EXCERPT - 1)}…`;
+}
