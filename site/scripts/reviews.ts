@@ -50,7 +50,12 @@ function showPaging(total: number): void {
   next.disabled = !nextCursor;
 }
 
+/** The newest request: an answer to an older one (filters changed while it was on its way) is dropped. */
+let inFlight: AbortController | undefined;
+
 async function show(place: Place): Promise<void> {
+  inFlight?.abort();
+  const request = (inFlight = new AbortController());
   const params = filters();
   const contradicts = contradiction(params);
   if (contradicts) {
@@ -64,8 +69,9 @@ async function show(place: Place): Promise<void> {
   status.textContent = "Loading…";
   results.setAttribute("aria-busy", "true");
   try {
-    const response = await fetch(`${api}?${params}`, { headers: { accept: "application/json" } });
+    const response = await fetch(`${api}?${params}`, { headers: { accept: "application/json" }, signal: request.signal });
     const body = await response.json();
+    if (request !== inFlight) return;
     if (!response.ok) {
       // A refused search shows no list: the one before answered other filters.
       results.innerHTML = "";
@@ -84,9 +90,9 @@ async function show(place: Place): Promise<void> {
     if (place.from > 1) address.set("from", String(place.from));
     history.replaceState(null, "", address.size ? `${form.action}?${address}` : `${form.action}`);
   } catch {
-    status.textContent = "The reviews could not be loaded. Check the connection and try again.";
+    if (request === inFlight) status.textContent = "The reviews could not be loaded. Check the connection and try again.";
   } finally {
-    results.removeAttribute("aria-busy");
+    if (request === inFlight) results.removeAttribute("aria-busy");
   }
 }
 

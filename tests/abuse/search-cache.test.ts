@@ -55,5 +55,5 @@ describe("the search cache", () => {
     // Measured here: ~6 MB (the budget, plus the server's and fetch's own heap); 27 MB when every
     // entry stayed.
     expect(grown).toBeLessThan(12 * 1024 * 1024);
-  }, 120_000);
+  });
 });

@@ -74,7 +74,7 @@ describe("a build after a change to the code", () => {
     for (const part of ["build", "core", "site", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(code, "node_modules"));
     await buildIn(dist, join(root, "cache"));
-  }, 120_000);
+  });
   afterAll(() => removeDir(root));
 
   /**
@@ -94,9 +94,9 @@ describe("a build after a change to the code", () => {
 
   it("keeps the review pages when the change is elsewhere (the figures), and writes what a clean build writes", async () => {
     expect(await afterChanging("build/insights.ts")).toEqual({ pageKept: true });
-  }, 120_000);
+  });
 
   it("writes every review page again when the change is to the page's template", async () => {
     expect(await afterChanging("site/_lib/html.ts")).toEqual({ pageKept: false });
-  }, 120_000);
+  });
 });

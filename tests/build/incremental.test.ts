@@ -35,7 +35,7 @@ describe("a build with the previous build's cache", () => {
   beforeAll(async () => {
     // Enough reviews that the first build judges them in worker threads.
     ({ root, data, dist, cache } = await firstBuild(["--reviews", "6000", "--seed", "incremental"]));
-  }, 120_000);
+  });
 
   it("writes the bytes of a clean build after a new review, an edit and a withdrawal, and leaves unchanged pages alone", async () => {
     const files = (await readdir(join(data, "reviews"))).sort();
@@ -59,7 +59,7 @@ describe("a build with the previous build's cache", () => {
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     await expect(stat(join(dist, "reviews", `${third!.id}.html`))).rejects.toThrow(/ENOENT/);
     expect(await readFile(join(dist, "reviews", `${second!.id}.html`), "utf8")).toContain("still no ants a month later");
-  }, 120_000);
+  });
 
   it("writes the bytes of a clean build when every page changes (a new BASE_URL)", async () => {
     const elsewhere = "https://elsewhere.incremental.example";
@@ -67,7 +67,7 @@ describe("a build with the previous build's cache", () => {
     const clean = join(root, "clean-elsewhere");
     await build(data, clean, "off", { BASE_URL: elsewhere });
     expect(await tree(dist)).toEqual(await tree(clean));
-  }, 120_000);
+  });
 
   it("writes the bytes of a clean build when the dist/ is not the one the cache describes", async () => {
     const other = join(root, "other");
@@ -75,13 +75,13 @@ describe("a build with the previous build's cache", () => {
     // The first cache now describes `dist`, not `other`: `other` is built whole again.
     await build(data, other, cache);
     expect(await tree(other)).toEqual(await tree(join(root, "clean")));
-  }, 120_000);
+  });
 
   it("ignores parts of the cache it cannot read, and still writes the bytes of a clean build", async () => {
     for (const name of await readdir(cache)) if (name.endsWith(".v8")) await writeFile(join(cache, name), "not what the build wrote");
     await build(data, dist, cache);
     expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
-  }, 120_000);
+  });
 });
 
 describe("a build with large months, whose compressed copies are put together from kept parts", () => {
@@ -95,7 +95,7 @@ describe("a build with large months, whose compressed copies are put together fr
     // months' parts) and an insights.json over 4 MB (its gzip copy made of its pieces).
     ({ root, data, dist, cache } = await firstBuild(["--reviews", "20000", "--years", "1", "--seed", "large"]));
     clean = join(root, "clean");
-  }, 120_000);
+  });
 
   /** Every compressed copy in `dir` reads back as its file. */
   const readsBack = async (dir: string) => {
@@ -129,14 +129,14 @@ describe("a build with large months, whose compressed copies are put together fr
     // The gzip parts kept: the months' lists that did not change are not compressed again.
     expect((await readdir(join(cache, "compressed"))).some((f) => f.endsWith(".deflate"))).toBe(true);
     await expect(stat(join(dist, "reviews", `${withdrawn.id}.html`))).rejects.toThrow(/ENOENT/);
-  }, 120_000);
+  });
 
   it("writes a review page removed from dist/ by hand again", async () => {
     const page = join(dist, "reviews", (await readdir(join(dist, "reviews"))).find((f) => f !== "index.html" && f.endsWith(".html"))!);
     await rm(page);
     await build(data, dist, cache);
     expect(await tree(dist)).toEqual(await tree(clean));
-  }, 120_000);
+  });
 
   it("stops on an id repeated from a file it did not read again, naming both lines, and leaves dist/ as it was", async () => {
     const files = (await readdir(join(data, "reviews"))).sort();
@@ -151,5 +151,5 @@ describe("a build with large months, whose compressed copies are put together fr
     const id = (JSON.parse(first) as { id: string }).id;
     expect(run.stderr).toMatch(new RegExp(`${files.at(-1)} line \\d+ \\(${id}\\): id = "${id}": expected a unique id; \\S*${files[0]} line 1 \\(${id}\\) has it already`));
     expect(await state()).toEqual(before);
-  }, 120_000);
+  });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   expect(built.code, built.stderr).toBe(0);
   // Only what the bundle needs to run: no NODE_PATH, no node_modules anywhere above it.
   server = await startProcess(process.execPath, ["main.mjs"], { PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, STATE_DIR: join(app, "state") }, { cwd: app, bareEnv: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.stop();

@@ -16,7 +16,7 @@ describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries"
     try {
       const names = Array.from({ length: 60 }, (_, i) => `pgdrop-${i}`);
       await Promise.all(names.map((n) => h.subscribe({ "hub.callback": subscriber.callback(n) })));
-      await until(async () => (await h.store.countSubscriptions()) === names.length, "subscriptions verified", 15_000);
+      await until(async () => (await h.store.countSubscriptions()) === names.length, "subscriptions verified");
       for (const n of names) subscriber.behave(n, { kind: "slow", ms: 300 });
       await h.changeData("Delivered through a database restart.");
       await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
@@ -26,18 +26,18 @@ describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries"
       await admin.connect();
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
       await admin.end();
-      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1), 30_000);
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1));
       // Deliveries whose completion could not be written are sent again once their claim lapses
       // (at least once): wait until nothing is pending. A query on a connection the server cut
       // fails once (the API answers 503 then); the next one goes through.
-      await until(async () => (await h.store.pendingDeliveries().catch(() => -1)) === 0, "no delivery pending", 20_000);
+      await until(async () => (await h.store.pendingDeliveries().catch(() => -1)) === 0, "no delivery pending");
       expect(names.filter((n) => subscriber.of(n, "POST").length === 0)).toEqual([]);
       const res = await h.subscribe({ "hub.callback": subscriber.callback("pgdrop-after") });
       expect([202, 503]).toContain(res.status);
     } finally {
       await h.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("a callback that answers a notification with a gigabyte", () => {
@@ -46,17 +46,17 @@ describe("a callback that answers a notification with a gigabyte", () => {
     try {
       const cb = subscriber.callback("huge-post");
       await h.subscribe({ "hub.callback": cb });
-      await until(async () => (await h.store.subscription(TOPIC.atom, cb)) !== undefined, "subscription verified", 5_000);
+      await until(async () => (await h.store.subscription(TOPIC.atom, cb)) !== undefined, "subscription verified");
       subscriber.behave("huge-post", { kind: "huge" });
       const before = process.memoryUsage().rss;
       await h.changeData("Answered with an endless body.");
       await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
       await subscriber.waitFor(() => subscriber.of("huge-post", "POST").length === 1);
-      await until(async () => (await h.store.pendingDeliveries()) === 0, "the delivery finished", 5_000);
+      await until(async () => (await h.store.pendingDeliveries()) === 0, "the delivery finished");
       expect((await h.store.subscription(TOPIC.atom, cb))!.failures).toBe(0);
       expect(process.memoryUsage().rss - before).toBeLessThan(200 * 2 ** 20);
     } finally {
       await h.close();
     }
-  }, 30_000);
+  });
 });

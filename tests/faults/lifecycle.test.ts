@@ -50,7 +50,7 @@ describe("SIGTERM", () => {
     } finally {
       await store.close();
     }
-  }, 30_000);
+  });
 });
 
 describe("a state folder that cannot be used", () => {
@@ -66,5 +66,5 @@ describe("a state folder that cannot be used", () => {
     const run = await runScript("sidecar/main.ts", [], { PORT: "0", DIST_DIR: await builtDist(), STATE_DIR: await folder() });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(message);
-  }, 20_000);
+  });
 });

@@ -89,8 +89,8 @@ export class Subscriber {
     return this.received.filter((r) => r.name === name && (!method || r.method === method));
   }
 
-  waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-    return until(check, "the subscriber", ms);
+  waitFor(check: () => boolean, limitMs?: number): Promise<void> {
+    return until(check, "the subscriber", limitMs);
   }
 
   close(): Promise<void> {

@@ -13,7 +13,7 @@ const name = () => `s${++n}`;
 afterEach(async () => h?.close());
 
 async function subscribed(harness: HubHarness, cb: string, topic = TOPIC.atom) {
-  await until(async () => (await harness.store.subscription(topic, cb)) !== undefined, `${cb} active`, 5_000);
+  await until(async () => (await harness.store.subscription(topic, cb)) !== undefined, `${cb} active`);
 }
 
 /** A fresh hub with one verified subscriber to the Atom topic. */
@@ -211,7 +211,7 @@ describe("notifications (SPEC §6)", () => {
     const { s, cb } = await withSubscriber();
     expect((await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPIC.atom, "hub.callback": cb })).status).toBe(202);
     await subscriber.waitFor(() => subscriber.of(s, "GET").some((r) => r.url.searchParams.get("hub.mode") === "unsubscribe"));
-    await until(async () => (await h.store.subscription(TOPIC.atom, cb)) === undefined, "unsubscribed", 3_000);
+    await until(async () => (await h.store.subscription(TOPIC.atom, cb)) === undefined, "unsubscribed");
     await changeAndPublish("After unsubscribe.");
     await h.hub.settled();
     expect(subscriber.of(s, "POST")).toEqual([]);

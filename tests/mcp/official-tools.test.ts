@@ -30,7 +30,7 @@ beforeAll(async () => {
   });
   const line = await new Promise<string>((resolve) => server.stdout!.once("data", (d) => resolve(String(d))));
   url = `${/http:\/\/127\.0\.0\.1:\d+/.exec(line)![0]}/mcp`;
-}, 60_000);
+});
 afterAll(() => {
   server.kill("SIGTERM");
 });
@@ -40,7 +40,7 @@ describe("MCP conformance suite (@modelcontextprotocol/conformance)", () => {
     const { code, out } = await run(bin("conformance"), ["server", "--url", url, "--scenario", scenario]);
     expect(out).toMatch(/Passed: (\d+)\/\1, 0 failed/);
     expect(code).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("MCP Inspector CLI", () => {
@@ -51,7 +51,7 @@ describe("MCP Inspector CLI", () => {
     expect(code).toBe(0);
     const names = JSON.parse(out.slice(out.indexOf("{"))).tools.map((t: { name: string }) => t.name);
     expect(names).toEqual(expect.arrayContaining(["get_business", "search_reviews", "get_review", "get_reviews_since", "get_insights"]));
-  }, 60_000);
+  });
 
   it("calls search_reviews and gets structured results, not an error", async () => {
     const { code, out } = await inspect("--method", "tools/call", "--tool-name", "search_reviews", "--tool-arg", "rating=5", "--tool-arg", "limit=2");
@@ -61,5 +61,5 @@ describe("MCP Inspector CLI", () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.count).toBe(2);
     expect(result.structuredContent.reviews.every((r: { rating: number }) => r.rating === 5)).toBe(true);
-  }, 60_000);
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => owner.listen(0, "127.0.0.1", resolve));
   ownerUrl = `http://localhost:${(owner.address() as { port: number }).port}/`;
   if (haveBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"] });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

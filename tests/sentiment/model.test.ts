@@ -47,7 +47,7 @@ describe("the committed model (build/sentiment/model.json)", () => {
     const again = toFile(train(examples, settings), file.trained);
     expect(again.features).toEqual(file.features);
     expect(again.weights).toEqual(file.weights);
-  }, 60_000);
+  });
 
   // Floors a little under the figures measured when the model was chosen (docs/insights-method.md).
   it.each([

@@ -34,7 +34,7 @@ describe("npm run serve", () => {
       const added = review({ id: "r-2", date: "2025-03-02", text: "The termites are gone." });
       expect((await runBuild(await smallData([review(), added]), dist, env)).code).toBe(0);
       // The server says when it has loaded the new dist/: wait for that, not for a time.
-      await until(() => /changed: serving 2 reviews/.test(sidecar.stdout()), "the server to load the rebuilt dist/", 60_000);
+      await until(() => /changed: serving 2 reviews/.test(sidecar.stdout()), "the server to load the rebuilt dist/");
       expect((await search()).total).toBe(1);
       expect((await fetch(`http://127.0.0.1:${port}/reviews/r-2/`)).status).toBe(200);
     } finally {
@@ -49,7 +49,7 @@ describe("npm run serve", () => {
     const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { BASE_URL: "http://localhost:3000", PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
     try {
       expect((await runBuild(await smallData([review(), review({ id: "r-2" , date: "2025-03-02"})]), dist, { BASE_URL: "https://elsewhere.example" })).code).toBe(0);
-      await until(() => /changed but was not loaded, still serving the previous one: .*built for BASE_URL https:\/\/elsewhere\.example/.test(sidecar.stderr()), "the server to refuse the other base URL's dist/", 60_000);
+      await until(() => /changed but was not loaded, still serving the previous one: .*built for BASE_URL https:\/\/elsewhere\.example/.test(sidecar.stderr()), "the server to refuse the other base URL's dist/");
       expect((await (await fetch(`http://127.0.0.1:${port}/api/reviews/search`)).json()).total).toBe(1);
     } finally {
       await sidecar.stop();
