@@ -111,6 +111,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
       "/insights.json": dataset("getInsights", "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", ref("Insights"), "application/json", false),
       "/api/feed.json": dataset("getJsonFeed", "JSON Feed 1.1 of the 50 newest reviews", ref("JsonFeed"), "application/feed+json", true),
       "/feed.xml": dataset("getAtomFeed", "Atom feed of the 50 newest reviews", { type: "string" }, "application/atom+xml", true),
+      "/badge.svg": dataset("getBadge", "The aggregate rating as an SVG badge (stars, average, count; light and dark) for the business's own website", { type: "string" }, "image/svg+xml", false),
       "/api/reviews/search": {
         get: {
           operationId: "searchReviews",
@@ -123,7 +124,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
       "/api/reviews/since/{date}": {
         get: {
           operationId: "getReviewsSince",
-          summary: "Reviews dated on or after a day, and the ids withdrawn since",
+          summary: "Reviews dated on or after a day, the older ones published, edited or answered since, and the ids withdrawn since",
           parameters: [...parameters(SincePath, "path"), ...parameters(SinceQuery, "query")],
           responses: {
             "200": { description: "Reviews since the date", headers: validators, ...json(ref("SincePage")) },

@@ -38,7 +38,7 @@ describe("/.well-known/openapi.json", () => {
 
   it("documents every read route with its parameters", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/.well-known/openapi.json", "/api/feed.json", "/api/reviews/search", "/api/reviews/since/{date}", "/api/websub/hub", "/feed.xml", "/insights.json", "/mcp", "/reviews.json"].sort(),
+      ["/.well-known/openapi.json", "/api/feed.json", "/api/reviews/search", "/api/reviews/since/{date}", "/api/websub/hub", "/badge.svg", "/feed.xml", "/insights.json", "/mcp", "/reviews.json"].sort(),
     );
     expect(Object.keys(doc.paths["/api/websub/hub"].post.requestBody.content["application/x-www-form-urlencoded"].schema.properties).sort()).toEqual(
       ["hub.callback", "hub.lease_seconds", "hub.mode", "hub.secret", "hub.topic", "hub.url"],
