@@ -11,7 +11,7 @@ import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { allowedFor } from "./mcp/route.ts";
 import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
-import { limitServer, SERVER_LIMITS } from "./http/server.ts";
+import { backpressured, limitServer, SERVER_LIMITS } from "./http/server.ts";
 import { SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
 import { openState, StateError } from "./state.ts";
@@ -50,7 +50,7 @@ try {
   };
   const app = createApp({ bundle, settings, mcp, hub: { hub, options: hubOptions } });
   const anyHost = ["0.0.0.0", "::", "[::]"].includes(settings.HOST);
-  const listener = await listen(toNodeHandler(app), {
+  const listener = await listen(backpressured(toNodeHandler(app)), {
     hostname: settings.HOST,
     public: anyHost,
     // listhen would quietly pick another port when this one is taken: a server answering on a
@@ -63,7 +63,13 @@ try {
     // listhen would exit at once on SIGTERM; the graceful stop below does it after in-flight work.
     autoClose: false,
   });
-  limitServer(listener.server as Server, { ...SERVER_LIMITS, maxConnections: settings.MAX_CONNECTIONS });
+  limitServer(listener.server as Server, {
+    ...SERVER_LIMITS,
+    maxConnections: settings.MAX_CONNECTIONS,
+    maxConnectionsPerClient: settings.MAX_CONNECTIONS_PER_CLIENT,
+    maxPipelined: settings.MAX_PIPELINED_REQUESTS,
+    stalledWriteMs: settings.STALLED_WRITE_SECONDS * 1000,
+  });
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
   if (port !== settings.PORT) {

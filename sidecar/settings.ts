@@ -44,6 +44,12 @@ export const SidecarSettings = BuildSettings.extend({
     .transform((v): ReadonlySet<number> | "any" => (v === "any" ? "any" : new Set(v.split(",").map(Number)))),
   /** Connections the server holds at once; more are closed as they arrive. */
   MAX_CONNECTIONS: Count(1_024),
+  /** Connections one client address holds at once (behind a proxy, raise it: every client is the proxy). */
+  MAX_CONNECTIONS_PER_CLIENT: Count(256),
+  /** Requests a connection may send ahead without waiting for their answers. */
+  MAX_PIPELINED_REQUESTS: Count(16),
+  /** A connection whose answers go unread this long is closed. */
+  STALLED_WRITE_SECONDS: Seconds(10),
   /** Megabytes of search results kept for repeated queries. */
   SEARCH_CACHE_MB: Count(24),
   /** How often the server looks for a new dist/ (a rebuild) and loads it; 0 for never (a publish ping still does). */

@@ -1,30 +1,70 @@
 /**
  * Limits on the listening server itself: a client that trickles its headers (slow loris) or its
  * body is cut off, a whole request must arrive in time, an idle keep-alive connection does not
- * hold a socket for long, and the connections held at once are capped.
+ * hold a socket for long, the connections held at once are capped (idle ones shed first, and per
+ * client address), and a client that pipelines requests without reading the answers gets no more
+ * answers made for it, then is closed.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { type ConnectionLimits, Connections } from "./connections.ts";
 
-export interface ServerLimits {
+export interface ServerLimits extends ConnectionLimits {
   /** Time for a request's headers to arrive, from the connection or the previous response. */
   headersTimeoutMs: number;
   /** Time to receive a whole request. */
   requestTimeoutMs: number;
   /** Idle time on a kept-alive connection between requests. */
   keepAliveTimeoutMs: number;
-  /** Connections held at once; more are closed as they arrive (MAX_CONNECTIONS). */
+  /**
+   * Connections held at once (MAX_CONNECTIONS). At the cap a new connection sheds the oldest idle
+   * one (no request in progress); only when none is idle is the new one closed.
+   */
   maxConnections: number;
+  /** Connections one client address holds at once (MAX_CONNECTIONS_PER_CLIENT), shed the same way. */
+  maxConnectionsPerClient: number;
+  /** Requests a connection may have waiting for their answers (MAX_PIPELINED_REQUESTS); past it, it is closed. */
+  maxPipelined: number;
+  /** A connection whose answers go unread this long is closed (STALLED_WRITE_SECONDS). */
+  stalledWriteMs: number;
 }
 
-export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 };
+export const SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_024,
+  maxConnectionsPerClient: 256,
+  maxPipelined: 16,
+  stalledWriteMs: 10_000,
+};
+
+/**
+ * The request handler, run only once the connection has sent what it was given: a client that
+ * pipelines requests and reads none of the answers has one answer made for it, not sixty (Node
+ * parses every request of a pipelined batch at once and would run each handler, buffering each
+ * answer in memory). limitServer closes such a connection once its answers stop moving.
+ */
+export function backpressured(handler: RequestListener): RequestListener {
+  return (req, res) => {
+    const socket = req.socket;
+    if (!socket.writableNeedDrain) return void handler(req, res);
+    const go = () => {
+      socket.off("close", go);
+      socket.off("drain", go);
+      if (!socket.destroyed) handler(req, res);
+    };
+    socket.once("drain", go);
+    socket.once("close", go);
+  };
+}
 
 export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxHeadersCount = 100;
-  server.maxConnections = limits.maxConnections;
+  const connections = new Connections(limits);
   // Node enforces headersTimeout and requestTimeout only on a 30 s sweep (its
   // connectionsCheckingInterval, which listhen's server keeps at the default), so a body trickled
   // a byte at a time held a 30 s request open for 60 s: a timer per connection cuts a slow loris
@@ -35,19 +75,22 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     timers.set(socket, setTimeout(() => socket.destroy(), limits.headersTimeoutMs).unref());
   };
   server.on("connection", (socket: Socket) => {
+    if (!connections.admit(socket)) return;
     arm(socket);
     socket.once("close", () => clearTimeout(timers.get(socket)));
   });
-  server.prependListener("request", (req, res) => {
-    clearTimeout(timers.get(req.socket));
+  server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
+    // The socket as it is now: a response with Connection: close detaches it (req.socket is then
+    // null), which crashed the process when a refused body was answered 413.
+    const socket = req.socket;
+    clearTimeout(timers.get(socket));
+    if (connections.started(socket) > limits.maxPipelined) return void socket.destroy();
     if (!req.complete) {
       const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
       req.once("end", () => clearTimeout(body));
       res.once("close", () => clearTimeout(body));
     }
-    // The socket as it is now: a response with Connection: close detaches it (req.socket is then
-    // null), which crashed the process when a refused body was answered 413.
-    const socket = req.socket;
+    res.once("close", () => connections.finished(socket));
     res.once("finish", () => !socket.destroyed && arm(socket));
     if (!req.complete) lingerOnClose(socket, () => req.complete);
   });

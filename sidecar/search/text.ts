@@ -41,7 +41,8 @@ export class TextIndex {
       else this.stemAt.set(stem, [i]);
     });
     this.cache = new LRUCache({
-      maxSize: cacheBytes,
+      // SEARCH_CACHE_MB=0 keeps nothing (every entry is over 1 byte); lru-cache refuses a maxSize of 0.
+      maxSize: Math.max(1, cacheBytes),
       sizeCalculation: (postings, key) => ENTRY_OVERHEAD + 2 * key.length + postings.bits.byteLength + postings.list.byteLength,
     });
   }

@@ -9,7 +9,7 @@ import { connect, type Socket } from "node:net";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_BODY_LIMIT } from "../../sidecar/mcp/route.ts";
-import { limitServer } from "../../sidecar/http/server.ts";
+import { limitServer, SERVER_LIMITS } from "../../sidecar/http/server.ts";
 import { startHub, type HubHarness } from "../helpers/hub.ts";
 import { startProcess, type Running } from "../helpers/serve.ts";
 import { until } from "../helpers/until.ts";
@@ -22,7 +22,7 @@ const MAX_CONNECTIONS = 20;
 beforeAll(async () => {
   h = await startHub();
   server.on("request", toNodeHandler(h.app));
-  limitServer(server, { headersTimeoutMs: 2_000, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: MAX_CONNECTIONS });
+  limitServer(server, { ...SERVER_LIMITS, headersTimeoutMs: 2_000, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: MAX_CONNECTIONS });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as { port: number }).port;
 });

@@ -18,6 +18,8 @@ const gc = runInNewContext("gc") as () => void;
 
 const BUDGET = 2 * 1024 * 1024;
 const QUERIES = 30_000;
+/** Multi-word queries: each also keeps ~28 per-word entries, so fewer are needed to fill the budget many times. */
+const MULTI = 10_000;
 let bundle: BundleRef;
 let url: string;
 const server = createServer();
@@ -56,4 +58,33 @@ describe("the search cache", () => {
     // entry stayed.
     expect(grown).toBeLessThan(12 * 1024 * 1024);
   });
+
+  // Each unique multi-word query also keeps one entry per word (query=) or per stem (words=).
+  for (const param of ["query", "words"]) {
+    it(`stays within its budget over ${MULTI.toLocaleString("en")} unique 200-character multi-word ${param}= values`, async () => {
+      const before = heap();
+      let next = 0;
+      let seed = param === "query" ? 1 : 2;
+      const letter = () => String.fromCharCode(97 + ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % 26);
+      const value = () => {
+        let text = "";
+        for (;;) {
+          const word = Array.from({ length: 3 + (next % 8) }, letter).join("");
+          if (text.length + 1 + word.length > 200) return text;
+          text = text ? `${text} ${word}` : word;
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (next < MULTI) {
+          next++;
+          const res = await fetch(`${url}/api/reviews/search?limit=1&${param}=${encodeURIComponent(value())}`);
+          expect(res.status).toBe(200);
+          await res.arrayBuffer();
+        }
+      }));
+      const grown = heap() - before;
+      expect(bundle.current.index.cachedBytes).toBeLessThanOrEqual(BUDGET);
+      expect(grown).toBeLessThan(12 * 1024 * 1024);
+    });
+  }
 });

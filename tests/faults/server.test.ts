@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { connect } from "node:net";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limitServer } from "../../sidecar/http/server.ts";
+import { limitServer, SERVER_LIMITS } from "../../sidecar/http/server.ts";
 import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
 let sidecar: Sidecar;
@@ -11,7 +11,7 @@ const server = createServer();
 beforeAll(async () => {
   sidecar = await startSidecar(await builtDist());
   server.on("request", toNodeHandler(sidecar.app));
-  limitServer(server, { headersTimeoutMs: 300, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: 20 });
+  limitServer(server, { ...SERVER_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: 20 });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as { port: number }).port;
 });
