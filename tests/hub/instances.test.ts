@@ -68,7 +68,9 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
     const names = Array.from({ length: 200 }, (_, i) => `kill-${i}`);
     try {
       await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }))));
-      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length === 1));
+      // At least once: on a busy machine a verification can outlast the 2 s claim set here, and
+      // is then claimed and sent again; the subscriptions stored are what counts.
+      await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length >= 1));
       await until(async () => (await subscriptionsIn(join(dir, "state", "hub.db"))) === names.length, "200 subscriptions stored");
       // Slow subscribers, so that the kill lands in the middle of the fan-out.
       for (const n of names) subscriber.behave(n, { kind: "slow", ms: 400 });
