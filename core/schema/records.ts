@@ -35,6 +35,20 @@ export const Rating = z.int({ error: "expected an integer from 1 to 5" }).min(1,
 
 const Text = z.string().trim().min(1, { error: "expected non-empty text" });
 
+/**
+ * Control characters other than tab and line breaks (C0, DEL, C1): invisible on a page, and some
+ * (NUL, escape sequences) are a way to smuggle things into a terminal or a parser.
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Text a customer or the owner wrote: non-empty, at most `max` characters, no control characters. */
+const Written = (max: number, what: string) =>
+  Text.max(max, { error: `expected at most ${max.toLocaleString("en-US")} characters of ${what}` })
+    .refine((s) => !CONTROL.test(s), { error: "expected text without control characters (only tab and line breaks)" });
+
+/** Longest review or reply (Google's reviews stop at 4,096 characters, Yelp's at 5,000). */
+export const MAX_REVIEW_TEXT = 5_000;
+
 export const OpeningHours = z.strictObject({
   days: z.array(z.enum(["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"])).min(1),
   opens: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "expected HH:MM" }),
@@ -79,15 +93,15 @@ export const Service = z.strictObject({ id: Slug, name: Text, description: Text 
 export const Technician = z.strictObject({ id: Slug, name: Text, role: Text.optional(), since: IsoDate.optional() });
 export const ServiceArea = z.strictObject({ id: Slug, name: Text });
 
-export const OwnerResponse = z.strictObject({ date: IsoDate, text: Text });
+export const OwnerResponse = z.strictObject({ date: IsoDate, text: Written(MAX_REVIEW_TEXT, "reply") });
 
 /** One line of `reviews/*.jsonl`. Mentions are ids; the build checks they exist. */
 export const Review = z.strictObject({
   id: Slug,
   date: IsoDate,
   rating: Rating,
-  author: Text,
-  text: Text,
+  author: Written(100, "name"),
+  text: Written(MAX_REVIEW_TEXT, "review"),
   technicians: z.array(Slug),
   services: z.array(Slug).min(1, { error: "expected at least one service id" }),
   service_area: Slug,
@@ -97,7 +111,7 @@ export const Review = z.strictObject({
   /** Set when the customer edited the review. */
   updated: Timestamp.optional(),
   /** Set when the review was taken down: it leaves every dataset and `since` lists it as removed. */
-  withdrawn: z.strictObject({ at: Timestamp, reason: Text }).optional(),
+  withdrawn: z.strictObject({ at: Timestamp, reason: Written(500, "reason") }).optional(),
 });
 
 export type Business = z.infer<typeof Business>;

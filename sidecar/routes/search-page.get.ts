@@ -18,7 +18,9 @@ import { searchReviews } from "../search/run.ts";
 export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
   return (request: Request, url: URL): Response => {
     const asked = new URLSearchParams([...url.searchParams].filter(([key, value]) => key !== "from" && value.trim() !== ""));
-    const from = Math.max(1, Math.trunc(Number(url.searchParams.get("from"))) || 1);
+    // Only numbers the list: anything but a plausible position (a whole number up to a billion) is 1.
+    const position = Math.trunc(Number(url.searchParams.get("from")));
+    const from = position >= 1 && position <= 1e9 ? position : 1;
     if (!asked.has("limit")) asked.set("limit", String(PAGE_SIZE));
     const bundle = ref.current;
     const filters = Object.fromEntries([...asked].filter(([key]) => key !== "limit" && key !== "cursor"));

@@ -170,3 +170,27 @@ describe("dates in the future", () => {
     expect(await inZone([review()], "Mars/Olympus_Mons")).toEqual([expect.stringMatching(/business\.json.*time_zone = "Mars\/Olympus_Mons": expected an IANA time zone name/)]);
   });
 });
+
+describe("hostile text", () => {
+  it("refuses control characters in a review's text, author or reply, and keeps tabs and line breaks", async () => {
+    const problems = await problemsFor([
+      review({ text: "Great\u0000 job\u001b[31m" }),
+      review({ id: "r-2", author: "Eve\u0007" }),
+      review({ id: "r-3", response: { date: "2025-03-02", text: "Thanks\u0085" } }),
+      review({ id: "r-4", text: "Line one.\n\tLine two.\r\nLine three." }),
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(/line 1 \(r-1\): text = .*: expected text without control characters/),
+      expect.stringMatching(/line 2 \(r-2\): author = .*: expected text without control characters/),
+      expect.stringMatching(/line 3 \(r-3\): response\.text = .*: expected text without control characters/),
+    ]);
+  });
+
+  it("refuses a review text over 5,000 characters and a name over 100, saying the limit", async () => {
+    const problems = await problemsFor([review({ text: "a ".repeat(2_600) + "end" }), review({ id: "r-2", author: "N".repeat(101) })]);
+    expect(problems).toEqual([
+      expect.stringMatching(/line 1 \(r-1\): text = .*: expected at most 5,000 characters of review/),
+      expect.stringMatching(/line 2 \(r-2\): author = .*: expected at most 100 characters of name/),
+    ]);
+  });
+});

@@ -26,7 +26,7 @@ describe("MCP results sized for a model's context", () => {
     expect(http.reviews).toHaveLength(20);
     const text = (result.content as { text: string }[])[0]!.text;
     for (const r of http.reviews as PublicReview[]) {
-      expect(text).toContain(`${r.date} ${r.rating}/5 ${r.author} [${r.id}]`);
+      expect(text).toContain(`${r.date} ${r.rating}/5 «${r.author}» [${r.id}]`);
       expect(text).toContain(r.text.replace(/\s+/g, " ").slice(0, 40));
     }
   });

@@ -75,10 +75,13 @@ describe("MCP with the SDK's client over HTTP", () => {
     const http = await (await sidecar.app.request("/api/reviews/search?min_rating=1&limit=4")).json();
     const lines = (result.content as { text: string }[])[0]!.text.split("\n");
     expect(lines[0]).toBe(`${body.total} reviews match; showing 4, newest first. A review's page: ${body.review_url}`);
+    // Customers' words are quoted, and the result says so once (tests/mcp/quoted.test.ts).
+    expect(lines[1]).toMatch(/^«…» quotes customers' and the owner's words/);
     http.reviews.forEach((r: PublicReview, i: number) => {
-      const start = `- ${r.date} ${r.rating}/5 ${r.author} [${r.id}]${r.response ? " (replied)" : ""}: `;
-      expect(lines[1 + i]!.startsWith(start), lines[1 + i]).toBe(true);
-      const excerpt = lines[1 + i]!.slice(start.length);
+      const start = `- ${r.date} ${r.rating}/5 «${r.author}» [${r.id}]${r.response ? " (replied)" : ""}: «`;
+      expect(lines[2 + i]!.startsWith(start), lines[2 + i]).toBe(true);
+      expect(lines[2 + i]!.endsWith("»"), lines[2 + i]).toBe(true);
+      const excerpt = lines[2 + i]!.slice(start.length, -1);
       expect(excerpt.length).toBeLessThanOrEqual(120);
       expect(r.text.replace(/\s+/g, " ").startsWith(excerpt.replace(/…$/, ""))).toBe(true);
     });
@@ -93,8 +96,8 @@ describe("MCP with the SDK's client over HTTP", () => {
     const text = (result.content as { text: string }[])[0]!.text;
     const replied = reviews.filter((r) => r.response);
     expect(replied.length).toBeGreaterThan(0);
-    for (const r of reviews) expect(text).toContain(`[${r.id}]\n  ${r.text.replace(/\n+/g, " ")}`);
-    for (const r of replied) expect(text).toContain(`Owner's reply (${r.response!.date}): ${r.response!.text}`);
+    for (const r of reviews) expect(text).toContain(`[${r.id}]\n  «${r.text.replace(/\n+/g, " ")}»`);
+    for (const r of replied) expect(text).toContain(`Owner's reply (${r.response!.date}): «${r.response!.text}»`);
   });
 
   it("search_reviews refuses what the HTTP search refuses, as a tool error the model can read", async () => {

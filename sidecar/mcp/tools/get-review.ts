@@ -1,7 +1,7 @@
 /** get_review: one review's full record, or why there is none. */
 import { z } from "zod";
 import { IsoDate, Slug } from "../../../core/schema/records.ts";
-import { link, renderReview } from "../pages.ts";
+import { link, QUOTED_NOTE, renderReview } from "../pages.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
 
 export const getReview = defineTool({
@@ -21,7 +21,7 @@ export const getReview = defineTool({
       return error(withdrawn ? `Review ${id} was withdrawn and is no longer published.` : `No review has the id ${id}. Use search_reviews to find ids.`);
     }
     return {
-      content: [{ type: "text", text: renderReview(review, "full") }, link(review)],
+      content: [{ type: "text", text: `${QUOTED_NOTE}\n${renderReview(review, "full")}` }, link(review)],
       structuredContent: { review },
     };
   },

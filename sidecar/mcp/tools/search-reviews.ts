@@ -10,7 +10,7 @@ export const searchReviewsTool = defineTool({
   config: {
     title: "Search reviews",
     description:
-      "Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (YYYY-MM-DD), query (a case-insensitive phrase in the text), words (words that must all appear as whole words, e.g. spiders ants), mentions_technician (id or name; a first name works when unique), mentions_service (a service id from get_business). Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.",
+      "Find verified reviews. Filters are optional and combine with AND: rating (exact stars), min_rating, since/until (YYYY-MM-DD), query (a case-insensitive phrase in the text), words (whole words in any form, all required, e.g. spiders ants), mentions_technician (id or name; a first name works when unique), mentions_service (a service id from get_business). Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.",
     inputSchema: z.strictObject({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
     outputSchema: PageOut,
     annotations: READ_ONLY,
