@@ -40,22 +40,32 @@ export const SERVER_LIMITS: ServerLimits = {
 };
 
 /**
- * The request handler, run only once the connection has sent what it was given: a client that
+ * The request handler, run only once the connection has taken the previous answer: a client that
  * pipelines requests and reads none of the answers has one answer made for it, not sixty (Node
- * parses every request of a pipelined batch at once and would run each handler, buffering each
- * answer in memory). limitServer closes such a connection once its answers stop moving.
+ * parses a pipelined batch at once and would run every handler, holding every answer in memory
+ * until it can be sent in turn). limitServer closes such a connection once its answers stop moving.
  */
 export function backpressured(handler: RequestListener): RequestListener {
+  /** Each connection's latest response: the next request waits until it is sent. */
+  const latest = new WeakMap<Socket, ServerResponse>();
   return (req, res) => {
     const socket = req.socket;
-    if (!socket.writableNeedDrain) return void handler(req, res);
+    const previous = latest.get(socket);
+    latest.set(socket, res);
+    const sent = () => !previous || previous.writableFinished || previous.destroyed;
+    if (sent() && !socket.writableNeedDrain) return void handler(req, res);
     const go = () => {
-      socket.off("close", go);
-      socket.off("drain", go);
-      if (!socket.destroyed) handler(req, res);
+      if (socket.destroyed) return void stop();
+      if (!sent() || socket.writableNeedDrain) return;
+      stop();
+      handler(req, res);
     };
-    socket.once("drain", go);
-    socket.once("close", go);
+    const stop = () => {
+      previous?.off("finish", go).off("close", go);
+      socket.off("drain", go).off("close", go);
+    };
+    previous?.on("finish", go).on("close", go);
+    socket.on("drain", go).on("close", go);
   };
 }
 
