@@ -2,10 +2,11 @@
  * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
  * precompressed copy the client accepts, and WebSub discovery links on the three topics.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { FastResponse } from "srvx";
-import type { BundleRef, StaticFile } from "../bundle.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
+import { names } from "../../site/_lib/html.ts";
+import { reviewPage as renderReviewPage, type ReviewPageContext } from "../../site/_lib/review-page.ts";
+import type { Bundle, BundleRef, StaticFile } from "../bundle.ts";
 import { discoveryLinks, TOPICS } from "../../core/urls.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
@@ -38,23 +39,39 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
 const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
 
 /**
- * A review's page (reviews/{id}.html, at /reviews/{id}/): the build writes one per review and leaves them out
- * of the manifest (a million of them would not fit in memory), so they are read from disk here,
- * for published reviews only, with an ETag from their bytes.
+ * A review's page (/reviews/{id}/): made here from the loaded bundle, with the template the build
+ * writes reviews/{id}.html with (site/_lib/review-page.ts), so the same bytes. The build's files
+ * are for the CDN: read from disk, they would come from whatever dist/ is there now, a newer one
+ * not loaded yet or one refused (built for another BASE_URL), and not from the bundle served.
  */
 async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promise<Response> {
+  const current = bundle.current;
   const match = REVIEW_PATH.exec(url.pathname);
-  const changed = match && bundle.current.index.changedAt(match[1]!);
+  const changed = match && current.index.changedAt(match[1]!);
   if (!match || !changed) return missing(bundle, request, url, match?.[1]);
   if (!match[2]) return new Response(null, { status: 308, headers: { location: `${url.pathname}/${url.search}` } });
-  const body = await readFile(join(bundle.dir, "reviews", `${match[1]}.html`)).catch(() => undefined);
-  if (!body) return missing(bundle, request, url, match[1]);
+  const review = current.index.review(match[1]!) as PublicReview;
+  const body = Buffer.from(renderReviewPage(review, pageContext(current)));
   return represent(request, {
     body,
     contentType: "text/html; charset=utf-8",
     cacheControl: "public, max-age=60",
     validators: { etag: strongEtag(body), lastModified: new Date(changed) },
   });
+}
+
+/** What every review page of a bundle shares, as build/pages.ts makes it: once per bundle. */
+const contexts = new WeakMap<Bundle, ReviewPageContext>();
+
+function pageContext(bundle: Bundle): ReviewPageContext {
+  let context = contexts.get(bundle);
+  if (!context) {
+    const baseUrl = bundle.manifest.base_url;
+    const business = bundle.dataset.business;
+    context = { baseUrl, business, names: names(business), jsonFeedUrl: `${baseUrl}/api/feed.json`, atomFeedUrl: `${baseUrl}/feed.xml` };
+    contexts.set(bundle, context);
+  }
+  return context;
 }
 
 /**

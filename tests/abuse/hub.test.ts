@@ -9,6 +9,7 @@ import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_HUB_OPTIONS } from "../../sidecar/hub/hub.ts";
 import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../helpers/hub.ts";
+import { BASE_URL } from "../helpers/sidecar.ts";
 import { buildHere } from "../helpers/build.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../helpers/until.ts";
@@ -200,5 +201,9 @@ describe("a publish ping for a dist/ built for another BASE_URL", () => {
     expect(res.status).toBe(422);
     expect((await res.json()).message).toMatch(/built for BASE_URL https:\/\/elsewhere\.example/);
     expect(await (await h.app.request("/feed.xml")).text()).toBe(before);
+    // Every file comes from the bundle served, review pages too: none names the other host.
+    const page = await (await h.app.request("/reviews/r-1/")).text();
+    expect(page).toContain(`<link rel="canonical" href="${BASE_URL}/reviews/r-1/">`);
+    expect(page).not.toContain("elsewhere.example");
   });
 });

@@ -162,3 +162,15 @@ describe("precompressed copies", () => {
     expect((await res.json()).version).toBe("https://jsonfeed.org/version/1.1");
   });
 });
+
+describe("review pages", () => {
+  it("are made from the loaded bundle, byte for byte the pages the build wrote", async () => {
+    const { reviews } = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")) as { reviews: { id: string }[] };
+    expect(reviews.length).toBeGreaterThan(100);
+    for (const { id } of reviews) {
+      const res = await sidecar.app.request(`/reviews/${id}/`, { headers: { "accept-encoding": "identity" } });
+      expect(res.status, id).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(join(dist, "reviews", `${id}.html`))), id).toBe(true);
+    }
+  });
+});
