@@ -70,6 +70,13 @@ function codeVersions(): Versions {
 }
 
 /** Everything the build reads from and writes to its cache folder. */
+/** The file beside each part that holds its SHA-256. */
+const DIGEST = ".sha256";
+
+function sha256(bytes: Uint8Array): string {
+  return hash("sha256", bytes, "hex");
+}
+
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
 
@@ -91,8 +98,16 @@ export class BuildCache {
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
   async read<T>(part: string, version: string): Promise<T | undefined> {
     if (!this.dir) return undefined;
+    const path = join(this.dir, part);
+    const [bytes, digest] = await Promise.all([readFile(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)]);
+    if (!bytes) return undefined;
+    // Checked against the hash kept beside it (written after it): a damaged or altered part is made again.
+    if (digest !== sha256(bytes)) {
+      console.warn(`build: the cache's ${part} does not match its hash (a damaged or altered cache): made again`);
+      return undefined;
+    }
     try {
-      const stored = deserialize(await readFile(join(this.dir, part))) as { version: string; value: T };
+      const stored = deserialize(bytes) as { version: string; value: T };
       return stored.version === version ? stored.value : undefined;
     } catch {
       return undefined;
@@ -107,7 +122,9 @@ export class BuildCache {
   write(part: string, version: string, value: unknown): Promise<void> {
     if (!this.dir) return Promise.resolve();
     const bytes = serialize({ version, value });
-    const written = replaceWhole(join(this.dir, part), (temporary) => writeFile(temporary, bytes));
+    const path = join(this.dir, part);
+    // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
+    const written = replaceWhole(path, (temporary) => writeFile(temporary, bytes)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256(bytes))));
     this.writing.push(written);
     return written;
   }
@@ -116,7 +133,9 @@ export class BuildCache {
   async prune(pattern: RegExp, keep: ReadonlySet<string>): Promise<void> {
     if (!this.dir) return;
     for (const name of await readdir(this.dir).catch(() => [])) {
-      if (pattern.test(name) && !keep.has(name)) await rm(join(this.dir, name), { force: true }).catch(() => {});
+      // A part's hash goes with it.
+      const part = name.endsWith(DIGEST) ? name.slice(0, -DIGEST.length) : name;
+      if (pattern.test(part) && !keep.has(part)) await rm(join(this.dir, name), { force: true }).catch(() => {});
     }
   }
 

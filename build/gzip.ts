@@ -4,10 +4,11 @@
  * file's gzip copy is its parts one after the other, wrapped once.
  */
 import { promisify } from "node:util";
-import { constants, crc32, deflateRaw } from "node:zlib";
+import { constants, crc32, deflateRaw, inflateRaw } from "node:zlib";
 import type { JsonPiece } from "../core/json.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
+const inflateRawAsync = promisify(inflateRaw);
 
 /** Parts are compressed at the level build/manifest.ts uses for large files. */
 const PART_LEVEL = 5;
@@ -18,6 +19,12 @@ const PART_LEVEL = 5;
  */
 export function deflatePart(text: string | Uint8Array, last = false): Promise<Buffer> {
   return deflateRawAsync(typeof text === "string" ? Buffer.from(text) : text, { level: PART_LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+}
+
+/** Whether `part` (a deflatePart that does not end the stream) holds exactly `text`. */
+export async function partHolds(part: Uint8Array, text: Uint8Array): Promise<boolean> {
+  const inflated = await inflateRawAsync(part, { finishFlush: constants.Z_SYNC_FLUSH }).catch(() => undefined);
+  return inflated !== undefined && Buffer.compare(inflated, text) === 0;
 }
 
 /**

@@ -2,15 +2,15 @@
  * Writes the manifest (core/dist/manifest.ts): every public file with its strong ETag (content
  * hash), Last-Modified (from the data, never the clock), content type and precompressed copies.
  */
-import { copyFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompress, brotliDecompress, constants, gunzip, gzip } from "node:zlib";
 import { strongEtag } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { deflatePart, gzipOf } from "./gzip.ts";
+import { deflatePart, gzipOf, partHolds } from "./gzip.ts";
 import { createHash } from "node:crypto";
 
 const TYPES: Record<string, string> = {
@@ -113,9 +113,12 @@ export class ManifestWriter {
     for (const run of bytes) sha1.update(run);
     const kept = this.cache?.compressed(sha1.digest("base64"), ".deflate");
     if (kept) this.used.add(kept);
+    const text = Buffer.concat(bytes);
     const read = kept && (await readFile(kept).catch(() => undefined));
-    if (read) return read;
-    const part = await deflatePart(Buffer.concat(bytes));
+    // A kept part is used only if it inflates to the very bytes it stands for (README, "BUILD_CACHE_DIR").
+    if (read && (await partHolds(read, text))) return read;
+    if (read) refused(kept!);
+    const part = await deflatePart(text);
     if (kept) await this.cache!.keepBytes(part, kept);
     return part;
   }
@@ -156,12 +159,32 @@ export class ManifestWriter {
   private async compressed(path: string, data: Buffer, ext: ".gz" | ".br", etag: string, parts?: Parts): Promise<number> {
     const kept = this.cache?.compressed(etag, ext);
     if (kept) this.used.add(kept);
-    if (kept && (await copyFile(kept, path + ext).then(() => true, () => false))) return (await stat(path + ext)).size;
+    const read = kept && (await readFile(kept).catch(() => undefined));
+    // A kept copy is published only if it decompresses to the file's very bytes.
+    if (read && (await decompressesTo(read, ext, data))) {
+      await writeFile(path + ext, read);
+      return read.length;
+    }
+    if (read) refused(kept!);
     const compressedParts = ext === ".gz" ? await parts?.(data) : undefined;
     const bytes = compressedParts ? await writeGzipOf(path + ext, compressedParts, data) : await compress(path, data, ext);
     if (kept) await this.cache!.keep(path + ext, kept);
     return bytes;
   }
+}
+
+const gunzipAsync = promisify(gunzip);
+const brotliDecompressAsync = promisify(brotliDecompress);
+
+/** Whether a compressed copy holds exactly `data`. */
+async function decompressesTo(copy: Buffer, ext: ".gz" | ".br", data: Buffer): Promise<boolean> {
+  const plain = await (ext === ".gz" ? gunzipAsync(copy) : brotliDecompressAsync(copy)).catch(() => undefined);
+  return plain !== undefined && plain.equals(data);
+}
+
+/** One line for a kept copy that failed its check: made again, never published. */
+function refused(path: string): void {
+  console.warn(`build: the cache's ${relative(process.cwd(), path)} does not hold what it stands for (a damaged or altered cache): made again`);
 }
 
 const REVIEW_PAGE = /^reviews\/(?!index\.html$)[^/]+\.html$/;

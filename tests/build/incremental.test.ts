@@ -77,9 +77,36 @@ describe("a build with the previous build's cache", () => {
     expect(await tree(other)).toEqual(await tree(join(root, "clean")));
   });
 
-  it("ignores parts of the cache it cannot read, and still writes the bytes of a clean build", async () => {
+  it("ignores parts of the cache it cannot read, says so, and still writes the bytes of a clean build", async () => {
     for (const name of await readdir(cache)) if (name.endsWith(".v8")) await writeFile(join(cache, name), "not what the build wrote");
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^build: the cache's \S+\.v8 does not match its hash \(a damaged or altered cache\): made again$/);
+    expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
+  });
+
+  it("publishes no byte of an altered cache: copies with flipped bytes and a month part with altered text are made again", async () => {
     await build(data, dist, cache);
+    const compressed = join(cache, "compressed");
+    const copies = await readdir(compressed);
+    expect(copies.length).toBeGreaterThan(10);
+    for (const name of copies) {
+      const bytes = await readFile(join(compressed, name));
+      for (let i = 0; i < 4; i++) bytes[(bytes.length >> 1) + i]! ^= 0xff;
+      await writeFile(join(compressed, name), bytes);
+    }
+    const month = (await readdir(cache)).filter((n) => /^month-.*\.v8$/.test(n)).sort().at(-1)!;
+    const part = await readFile(join(cache, month));
+    const at = part.indexOf("the ");
+    expect(at).toBeGreaterThan(0);
+    part.write("THE ", at, "latin1");
+    await writeFile(join(cache, month), part);
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`build: the cache's ${month} does not match its hash`);
+    expect(run.stderr).toMatch(/compressed\/\S+\.(gz|br) does not hold what it stands for/);
     expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
   });
 });
@@ -129,6 +156,28 @@ describe("a build with large months, whose compressed copies are put together fr
     // The gzip parts kept: the months' lists that did not change are not compressed again.
     expect((await readdir(join(cache, "compressed"))).some((f) => f.endsWith(".deflate"))).toBe(true);
     await expect(stat(join(dist, "reviews", `${withdrawn.id}.html`))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("uses no kept gzip part that does not inflate to its text: flipped parts are compressed again", async () => {
+    const compressed = join(cache, "compressed");
+    const parts = (await readdir(compressed)).filter((f) => f.endsWith(".deflate"));
+    expect(parts.length).toBeGreaterThan(3);
+    for (const name of parts) {
+      const bytes = await readFile(join(compressed, name));
+      for (let i = 0; i < 4; i++) bytes[(bytes.length >> 1) + i]! ^= 0xff;
+      await writeFile(join(compressed, name), bytes);
+    }
+    // A new review: reviews.json and insights.json change, and their gzip copies are put together from the parts.
+    const files = (await readdir(join(data, "reviews"))).sort();
+    const newest = join(data, "reviews", files.at(-1)!);
+    const last = JSON.parse((await readFile(newest, "utf8")).trimEnd().split("\n").at(-1)!) as { date: string };
+    await writeFile(newest, `${(await readFile(newest, "utf8")).trimEnd()}\n${JSON.stringify({ ...last, id: "after-flips", withdrawn: undefined, text: "Second visit, no wasps since." })}\n`);
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/compressed\/\S+\.deflate does not hold what it stands for/);
+    await build(data, clean, "off");
+    expect(await tree(dist)).toEqual(await tree(clean));
+    await readsBack(dist);
   });
 
   it("writes a review page removed from dist/ by hand again", async () => {
