@@ -94,7 +94,7 @@ export function scoreAudit(sample: Drawn[], judged: Judged[]) {
   for (const d of sample) {
     const j = byN.get(d.n);
     if (!j || j.review_id !== d.review_id || j.aspect !== d.aspect || j.from !== d.from || j.to !== d.to) {
-      throw new Error(`eval/audit/judged.jsonl: mention ${d.n} (${d.review_id} ${d.aspect} ${d.from}-${d.to}) is not judged; draw and judge again`);
+      throw new Error(`the round's judged.jsonl (eval/audit/ROUND/): mention ${d.n} (${d.review_id} ${d.aspect} ${d.from}-${d.to}) is not judged; draw and judge again`);
     }
     const polarityRight = j.polarity === d.polarity;
     if (j.aspect_right) aspect++;

@@ -36,7 +36,7 @@ export interface Opinion {
   phrase: boolean;
 }
 
-/** The engine's constants, in one place (eval/tune.ts searches them on training data). */
+/** The engine's constants, in one place. */
 export const TUNING = {
   margin: 0.15,
   /** Per word of distance between opinion and target. */
