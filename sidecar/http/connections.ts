@@ -68,7 +68,7 @@ export class Connections {
     if (mine?.size === 0) this.byClient.delete(entry.client);
   }
 
-  /** A request began on `socket`; resolves with the requests now waiting for their answers there. */
+  /** A request began on `socket`: how many there now wait for their answers. */
   started(socket: Socket): number {
     const entry = this.open.get(socket);
     if (!entry) return 0;
