@@ -5,7 +5,7 @@
  * tab, outside the frame. The snippet that frames it is on the developers' page (/api/).
  */
 import type { SiteData } from "../core/site-data.ts";
-import { average, count, html, longDate } from "./_lib/html.ts";
+import { average, count, excerpt, html, longDate, stars } from "./_lib/html.ts";
 
 export const data = { permalink: "/embed/index.html", eleventyExcludeFromCollections: true };
 
@@ -16,8 +16,8 @@ const EXCERPT = 280;
 export function render({ dataset, feed, baseUrl }: SiteData): string {
   const { business, aggregate_rating: r } = dataset;
   const reviews = feed.items.slice(0, EMBED_REVIEWS).map(({ review }) => `<li>
-<p class="head"><span class="stars" role="img" aria-label="${review.rating} out of 5 stars">${"★".repeat(review.rating)}${"☆".repeat(5 - review.rating)}</span> <a href="${html(review.url)}">${html(review.author)}, ${longDate(review.date)}</a></p>
-<p>${html(cut(review.text))}</p>
+<p class="head">${stars(review.rating)} <a href="${html(review.url)}">${html(review.author)}, ${longDate(review.date)}</a></p>
+<p>${html(excerpt(review.text, EXCERPT))}</p>
 </li>`);
   return `<!doctype html>
 <html lang="en">
@@ -56,10 +56,3 @@ ${reviews.join("\n")}
 `;
 }
 
-/** The text, cut at a word past EXCERPT characters. */
-function cut(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  if (flat.length <= EXCERPT) return flat;
-  const at = flat.lastIndexOf(" ", EXCERPT - 1);
-  return `${flat.slice(0, at > EXCERPT / 2 ? at : EXCERPT - 1)}…`;
-}

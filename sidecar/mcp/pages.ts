@@ -5,6 +5,7 @@
  * per review. Sizes are checked in tests/mcp/economy.test.ts.
  */
 import { reviewUrl as reviewUrlOf } from "../../core/urls.ts";
+import { excerpt } from "../../site/_lib/html.ts";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { PublicReview } from "../../core/schema/public.ts";
@@ -135,13 +136,6 @@ function compact(r: PublicReview): CompactReview {
   };
 }
 
-/** The text, cut at EXCERPT characters at a word. */
-export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  if (flat.length <= EXCERPT) return flat;
-  const cut = flat.slice(0, EXCERPT - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), EXCERPT / 2))}…`;
-}
 
 /**
  * Review texts, replies and authors' names are customers' (and the owner's) words: in text results
@@ -155,7 +149,7 @@ export function quoted(text: string): string {
 }
 
 export function renderReview(r: PublicReview, detail: "compact" | "full"): string {
-  if (detail === "compact") return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerpt(r.text))}`;
+  if (detail === "compact") return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerpt(r.text, EXCERPT))}`;
   const reply = r.response ? `\n  Owner's reply (${r.response.date}): ${quoted(r.response.text)}` : "";
   return `${r.date} ${r.rating}/5 by ${quoted(r.author)} [${r.id}]\n  ${quoted(r.text.replace(/\n+/g, " "))}${reply}`;
 }

@@ -27,6 +27,14 @@ export function stars(rating: number): string {
   return `<span class="stars" role="img" aria-label="${rating} out of 5 stars">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`;
 }
 
+/** `text` on one line, cut at a word to at most `max` characters (with its "…"). */
+export function excerpt(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ");
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
+}
+
 // One way to write numbers on every page: counts with thousands separators (1,234), averages
 // of stars with two decimals (4.30), as insights.json rounds them.
 const COUNT = new Intl.NumberFormat("en-US");
