@@ -80,6 +80,8 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
   // a byte at a time held a 30 s request open for 60 s: a timer per connection cuts a slow loris
   // on time, and one per request a slow body.
   const timers = new WeakMap<Socket, NodeJS.Timeout>();
+  /** Each connection's request in progress (or its last one). */
+  const requests = new WeakMap<Socket, IncomingMessage>();
   const arm = (socket: Socket) => {
     clearTimeout(timers.get(socket));
     timers.set(socket, setTimeout(() => socket.destroy(), limits.headersTimeoutMs).unref());
@@ -88,11 +90,15 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     if (!connections.admit(socket)) return;
     arm(socket);
     socket.once("close", () => clearTimeout(timers.get(socket)));
+    // Once per connection: wrapping destroySoon per request chained a closure holding each
+    // request, so a kept-alive connection kept every request it ever carried.
+    lingerOnClose(socket, () => requests.get(socket)?.complete ?? true);
   });
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     // The socket as it is now: a response with Connection: close detaches it (req.socket is then
     // null), which crashed the process when a refused body was answered 413.
     const socket = req.socket;
+    requests.set(socket, req);
     clearTimeout(timers.get(socket));
     if (connections.started(socket) > limits.maxPipelined) return void socket.destroy();
     if (!req.complete) {
@@ -102,7 +108,6 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     }
     res.once("close", () => connections.finished(socket));
     res.once("finish", () => !socket.destroyed && arm(socket));
-    if (!req.complete) lingerOnClose(socket, () => req.complete);
   });
 }
 
