@@ -42,35 +42,49 @@ export class DistFormatError extends Error {
   override name = "DistFormatError";
 }
 
+/** Where each review's JSON stands in reviews.json's bytes: review `i` is `body[starts[i], ends[i])`. */
+export interface ReviewLines {
+  head: Omit<ReviewsDataset, "reviews">;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
+
 /**
- * reviews.json read back a line at a time: no 40 MB string and no copy of the whole dataset at
- * once, and each review's line is kept as the JSON the API sends for it. Checks the layout, every
- * review against its schema and the order; gives the event loop a turn every SLICE lines.
+ * reviews.json read back a line at a time: each review is parsed, checked against its schema and
+ * the order, handed to `each` and dropped, so reading 100,000 reviews keeps no 100,000 objects or
+ * strings; what stays is where each review's JSON lies in `body`, which the API sends as it is.
+ * Gives the event loop a turn every SLICE lines.
  */
-export async function readReviewsJson(body: Buffer, name: string): Promise<{ head: Omit<ReviewsDataset, "reviews">; reviews: PublicReview[]; json: string[] }> {
+export async function readReviewsJson(body: Buffer, name: string, each: (review: PublicReview, position: number) => void = () => {}): Promise<ReviewLines> {
   const fail = (where: string, why: string) => new DistFormatError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
-  const lines: string[] = [];
-  for (let start = 0; start < body.length; ) {
-    const end = body.indexOf(10, start);
-    lines.push(body.toString("utf8", start, end < 0 ? body.length : end));
-    start = end < 0 ? body.length : end + 1;
-  }
-  if (lines.at(-1) === "") lines.pop();
-  const headText = lines[0] ?? "";
+  const layout = () => fail("", "is not laid out one review per line, as the build writes it");
+  // Offsets are 32-bit: far past any reviews.json Node can read into one Buffer in practice.
+  if (body.length >= 2 ** 32) throw fail("", "is over 4 GiB");
+  const lineEnds: number[] = [];
+  for (let at = body.indexOf(10); at >= 0; at = body.indexOf(10, at + 1)) lineEnds.push(at);
+  if (lineEnds.at(-1) !== body.length - 1) lineEnds.push(body.length);
+  if (lineEnds.length < 2) throw layout();
+  const headText = body.toString("utf8", 0, lineEnds[0]);
   const Head = ReviewsDataset.omit({ reviews: true });
   const head = Head.safeParse(headText.endsWith(REVIEWS_OPEN) ? safeJson(`${headText.slice(0, -REVIEWS_OPEN.length)}}`) : undefined);
-  if (!head.success || `${lines.at(-1)}\n` !== REVIEWS_JSON_TAIL) throw fail("", "is not laid out one review per line, as the build writes it");
-  const reviews: PublicReview[] = [];
-  const json: string[] = [];
-  for (let i = 1; i < lines.length - 1; i++) {
-    if (i % SLICE === 0) await turn();
-    const line = i < lines.length - 2 ? lines[i]!.replace(/,$/, "") : lines[i]!;
-    const review = PublicReview.safeParse(safeJson(line));
-    if (!review.success) throw fail(`line ${i + 1}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);
-    const previous = reviews.at(-1);
-    if (previous && newestFirst(previous, review.data) >= 0) throw fail(`line ${i + 1}`, "is out of order: reviews must be newest first, by date then id");
-    reviews.push(review.data);
-    json.push(line);
+  const tailStart = lineEnds.at(-2)! + 1;
+  if (!head.success || body.toString("utf8", tailStart) !== REVIEWS_JSON_TAIL) throw layout();
+  const count = lineEnds.length - 2;
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  let previous: PublicReview | undefined;
+  for (let i = 0; i < count; i++) {
+    if (i % SLICE === SLICE - 1) await turn();
+    const start = lineEnds[i]! + 1;
+    // A comma ends every review's line but the last one's.
+    const end = i < count - 1 && body[lineEnds[i + 1]! - 1] === 44 ? lineEnds[i + 1]! - 1 : lineEnds[i + 1]!;
+    const review = PublicReview.safeParse(safeJson(body.toString("utf8", start, end)));
+    if (!review.success) throw fail(`line ${i + 2}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);
+    if (previous && newestFirst(previous, review.data) >= 0) throw fail(`line ${i + 2}`, "is out of order: reviews must be newest first, by date then id");
+    previous = review.data;
+    starts[i] = start;
+    ends[i] = end;
+    each(review.data, i);
   }
-  return { head: head.data, reviews, json };
+  return { head: head.data, starts, ends };
 }

@@ -112,7 +112,7 @@ function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces
   if (!cache) kept.set(bundle, (cache = new LRUCache({ max: PIECES_KEPT })));
   const hit = detail === "compact" ? cache.get(p) : undefined;
   if (hit) return hit;
-  const json = bundle.index.json[p]!;
+  const json = bundle.index.json(p);
   const r = JSON.parse(json) as PublicReview;
   const pieces = {
     review: Buffer.from(detail === "full" ? json : JSON.stringify(compact(r))),

@@ -34,7 +34,7 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
       if (!result.ok) refused = describe(result.issues);
       else {
         const { page } = result.value;
-        reviews = page.positions.map((p) => JSON.parse(bundle.index.json[p]!) as PublicReview);
+        reviews = page.positions.map((p) => JSON.parse(bundle.index.json(p)) as PublicReview);
         total = page.total;
         nextCursor = page.next && encodeCursor(page.next);
       }

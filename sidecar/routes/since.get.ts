@@ -26,12 +26,12 @@ export function defineSinceRoute(bundle: BundleRef) {
     const { page, removed, changed, changedTruncated } = result.value;
     const body = pageResult(current, page).json(
       { since, removed: removed.map((w) => w.id) },
-      { changed: `[${changed.map((p) => current.index.json[p]).join(",")}]`, changed_truncated: String(changedTruncated) },
+      { changed: current.index.jsonList(changed), changed_truncated: String(changedTruncated) },
     );
     const lastModified = latest([
       current.dataset.business.updated,
       ...removed.map((w) => w.at),
-      ...[...page.positions, ...changed].map((p) => current.index.changed[p]!),
+      ...[...page.positions, ...changed].map((p) => current.index.changedAtPosition(p)),
     ]);
     return represent(request, {
       body,

@@ -3,13 +3,14 @@
  * descending), so a date range is a slice found by binary search; every other filter is a set of
  * positions kept as a sorted list and a bitset (postings.ts). A search walks the smallest set and
  * tests the others bit by bit, or ANDs bitsets a word at a time when that is cheaper, so it costs
- * about what it matches, not the size of the data. Each review's JSON is serialised once, here.
+ * about what it matches, not the size of the data. A review's JSON is the bytes reviews.json holds.
  */
-import type { PublicReview } from "../../core/schema/public.ts";
 import type { Cursor } from "../../core/cursor.ts";
-import { changedAt } from "../../core/dataset.ts";
+import { changedAt, compare } from "../../core/dataset.ts";
+import { readReviewsJson, type ReviewLines } from "../../core/dist/reviews-json.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { countAll, firstAll, hasBit } from "./bitset.ts";
-import { lowerBound, partitionPoint, postingsFrom, type Postings } from "./postings.ts";
+import { countIn, lowerBound, partitionPoint, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
 
 export interface ReviewFilter {
@@ -33,12 +34,19 @@ export interface Page {
 }
 
 export class ReviewIndex {
-  /** Per position: the review as JSON, its date, id, and latest recorded change. */
-  readonly json: string[];
-  readonly dates: string[];
+  /**
+   * reviews.json's bytes, where each review's JSON lies (`starts`, `ends`), and per position its
+   * day (yyyymmdd), id and latest recorded change (seconds since the epoch). Nothing per review
+   * is a JavaScript object: 100,000 reviews kept as strings took 43 MiB of heap beside the file.
+   */
+  private readonly body: Buffer;
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  private readonly days: Uint32Array;
   readonly ids: string[];
-  readonly changed: string[];
-  private readonly positionOf: Map<string, number>;
+  private readonly changed: Float64Array;
+  /** Positions sorted by id, to find a review by its id with a binary search. */
+  private readonly byId: Uint32Array;
   /** Positions of the reviews changed on a later day than their date, latest change first. */
   private readonly late: Uint32Array;
   private readonly stars: Postings[] = [];
@@ -49,42 +57,90 @@ export class ReviewIndex {
   private readonly none: Postings;
 
   /**
-   * `reviews` must be newest first, as reviews.json lists them; `json`, when given, holds each
-   * one's JSON text already. The index keeps no reference to the review objects.
+   * Read and index reviews.json (its bytes, as the build wrote them: see core/dist/reviews-json.ts),
+   * giving the event loop turns. Each review is checked, indexed and dropped.
    */
-  /** Index `reviews`, giving the event loop turns while the text index is built (see turn.ts). */
-  static async build(reviews: readonly PublicReview[], json?: string[], searchCacheBytes?: number): Promise<ReviewIndex> {
-    return new ReviewIndex(reviews, json, await TextIndex.build(reviews.map((r) => TextIndex.normalise(r.text)), searchCacheBytes));
+  static async load(body: Buffer, name: string, searchCacheBytes?: number): Promise<{ head: ReviewLines["head"]; index: ReviewIndex }> {
+    const days: number[] = [];
+    const ids: string[] = [];
+    const changed: number[] = [];
+    const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
+    const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
+    const text = TextIndex.builder(searchCacheBytes);
+    const lines = await readReviewsJson(body, name, (review, p) => {
+      days.push(dayNumber(review.date));
+      ids.push(review.id);
+      changed.push(Date.parse(changedAt(review)) / 1000);
+      add(groups.stars, review.rating, p);
+      for (const t of review.technicians) add(groups.technicians, t, p);
+      for (const s of review.services) add(groups.services, s, p);
+      text.add(review.text);
+    });
+    const index = new ReviewIndex(body, lines, Uint32Array.from(days), ids, Float64Array.from(changed), groups, await text.finish());
+    return { head: lines.head, index };
   }
 
-  private constructor(reviews: readonly PublicReview[], json: string[] | undefined, text: TextIndex) {
-    const n = reviews.length;
-    this.json = json ?? reviews.map((r) => JSON.stringify(r));
-    this.dates = reviews.map((r) => r.date);
-    this.ids = reviews.map((r) => r.id);
-    this.changed = reviews.map(changedAt);
-    this.positionOf = new Map(this.ids.map((id, p) => [id, p]));
+  private constructor(
+    body: Buffer,
+    lines: ReviewLines,
+    days: Uint32Array,
+    ids: string[],
+    changed: Float64Array,
+    groups: { stars: Map<number, number[]>; technicians: Map<string, number[]>; services: Map<string, number[]> },
+    text: TextIndex,
+  ) {
+    const n = ids.length;
+    this.body = body;
+    this.starts = lines.starts;
+    this.ends = lines.ends;
+    this.days = days;
+    this.ids = ids;
+    this.changed = changed;
+    this.byId = Uint32Array.from(ids.keys()).sort((a, b) => compare(ids[a]!, ids[b]!));
     const late: number[] = [];
-    for (let p = 0; p < n; p++) if (this.changed[p]!.slice(0, 10) > this.dates[p]!) late.push(p);
-    late.sort((a, b) => (this.changed[a] === this.changed[b] ? a - b : this.changed[a]! > this.changed[b]! ? -1 : 1));
+    for (let p = 0; p < n; p++) if (dayNumber(isoSeconds(changed[p]!)) > days[p]!) late.push(p);
+    late.sort((a, b) => changed[b]! - changed[a]! || a - b);
     this.late = Uint32Array.from(late);
-    const group = (key: (r: PublicReview) => readonly (string | number)[]) => {
-      const lists = new Map<string | number, number[]>();
-      reviews.forEach((r, p) => {
-        for (const k of key(r)) (lists.get(k) ?? lists.set(k, []).get(k)!).push(p);
-      });
-      return new Map([...lists].map(([k, list]) => [k, postingsFrom(list, n)]));
-    };
-    const byStars = group((r) => [r.rating]);
-    const atLeast = group((r) => Array.from({ length: r.rating }, (_, i) => i + 1));
     this.none = postingsFrom([], n);
     for (let k = 0; k <= 5; k++) {
-      this.stars.push(byStars.get(k) ?? this.none);
-      this.atLeast.push(atLeast.get(Math.max(k, 1)) ?? this.none);
+      this.stars.push(groups.stars.has(k) ? postingsFrom(groups.stars.get(k)!, n) : this.none);
+      // At least k stars: the lists of k..5 stars, merged in order.
+      const atLeast = [...groups.stars].filter(([stars]) => stars >= Math.max(k, 1)).flatMap(([, list]) => list);
+      this.atLeast.push(atLeast.length ? postingsFrom(atLeast.sort((a, b) => a - b), n) : this.none);
     }
-    for (const [k, v] of group((r) => r.technicians)) this.byTechnician.set(String(k), v);
-    for (const [k, v] of group((r) => r.services)) this.byService.set(String(k), v);
+    for (const [k, list] of groups.technicians) this.byTechnician.set(k, postingsFrom(list, n));
+    for (const [k, list] of groups.services) this.byService.set(k, postingsFrom(list, n));
     this.text = text;
+  }
+
+  /** The review at `position` as JSON, the bytes reviews.json holds for it. */
+  json(position: number): string {
+    return this.body.toString("utf8", this.starts[position], this.ends[position]);
+  }
+
+  /** A JSON array of the reviews at `positions`, copied straight from reviews.json's bytes. */
+  jsonList(positions: readonly number[]): Buffer {
+    let length = 2 + Math.max(0, positions.length - 1);
+    for (const p of positions) length += this.ends[p]! - this.starts[p]!;
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    out[at++] = 0x5b; // [
+    positions.forEach((p, i) => {
+      if (i) out[at++] = 0x2c; // ,
+      at += this.body.copy(out, at, this.starts[p], this.ends[p]);
+    });
+    out[at] = 0x5d; // ]
+    return out;
+  }
+
+  /** The day (YYYY-MM-DD) of the review at `position`. */
+  date(position: number): string {
+    return dayText(this.days[position]!);
+  }
+
+  /** When the review at `position` last changed (its date, publication, edit or reply), RFC 3339. */
+  changedAtPosition(position: number): string {
+    return isoSeconds(this.changed[position]!);
   }
 
   /** Bytes of search results kept for repeated queries, as their budget counts them. */
@@ -98,8 +154,14 @@ export class ReviewIndex {
 
   /** When the review with this id last changed (its date, edit or reply), or undefined. */
   changedAt(id: string): string | undefined {
-    const p = this.positionOf.get(id);
-    return p === undefined ? undefined : this.changed[p];
+    const p = this.positionOf(id);
+    return p === undefined ? undefined : this.changedAtPosition(p);
+  }
+
+  private positionOf(id: string): number | undefined {
+    const at = partitionPoint(this.byId.length, (i) => this.ids[this.byId[i]!]! < id);
+    const p = this.byId[at];
+    return p !== undefined && this.ids[p] === id ? p : undefined;
   }
 
   /**
@@ -108,9 +170,10 @@ export class ReviewIndex {
    */
   changedSince(since: string, max: number): { positions: number[]; more: boolean } {
     const positions: number[] = [];
+    const day = dayNumber(since);
     for (const p of this.late) {
-      if (this.changed[p]!.slice(0, 10) < since) break;
-      if (this.dates[p]! >= since) continue;
+      if (dayNumber(isoSeconds(this.changed[p]!)) < day) break;
+      if (this.days[p]! >= day) continue;
       if (positions.length === max) return { positions, more: true };
       positions.push(p);
     }
@@ -119,15 +182,19 @@ export class ReviewIndex {
 
   /** The review with this id, or undefined. */
   review(id: string): PublicReview | undefined {
-    const p = this.positionOf.get(id);
-    return p === undefined ? undefined : JSON.parse(this.json[p]!);
+    const p = this.positionOf(id);
+    return p === undefined ? undefined : JSON.parse(this.json(p));
   }
 
   search(filter: ReviewFilter, limit: number, after?: Cursor): Page {
     // Positions [from, to) hold the dates in [since, until].
-    const from = filter.until ? this.countWhere((p) => this.dates[p]! > filter.until!) : 0;
-    const to = filter.since ? this.countWhere((p) => this.dates[p]! >= filter.since!) : this.size;
-    const start = after ? Math.max(from, this.countWhere((p) => this.dates[p]! > after.date || (this.dates[p] === after.date && this.ids[p]! >= after.id))) : from;
+    const { days, ids } = this;
+    const until = filter.until && dayNumber(filter.until);
+    const since = filter.since && dayNumber(filter.since);
+    const from = until ? this.countWhere((p) => days[p]! > until) : 0;
+    const to = since ? this.countWhere((p) => days[p]! >= since) : this.size;
+    const cursorDay = after && dayNumber(after.date);
+    const start = after && cursorDay ? Math.max(from, this.countWhere((p) => days[p]! > cursorDay || (days[p] === cursorDay && ids[p]! >= after.id))) : from;
 
     const sets: Postings[] = [];
     if (filter.rating !== undefined) sets.push(this.stars[filter.rating] ?? this.none);
@@ -141,7 +208,7 @@ export class ReviewIndex {
     const more = positions.length > limit;
     if (more) positions.pop();
     const last = positions.at(-1);
-    return { total, positions, ...(more && last !== undefined && { next: { date: this.dates[last]!, id: this.ids[last]! } }) };
+    return { total, positions, ...(more && last !== undefined && { next: { date: this.date(last), id: this.ids[last]! } }) };
   }
 
   /** Count the positions in [from, to) in every set, and list the first `take` of them from `start`. */
@@ -151,24 +218,23 @@ export class ReviewIndex {
       for (let p = start; p < to && positions.length < take; p++) positions.push(p);
       return { total: Math.max(0, to - from), positions };
     }
-    const ranged = sets
-      .map((s) => ({ s, lo: lowerBound(s.list, from), hi: lowerBound(s.list, to) }))
-      .sort((a, b) => a.hi - a.lo - (b.hi - b.lo));
+    const ranged = sets.map((s) => ({ s, size: countIn(s, from, to) })).sort((a, b) => a.size - b.size);
     const driver = ranged[0]!;
+    const list = driver.s.list;
     if (ranged.length === 1) {
-      const i = lowerBound(driver.s.list, start);
-      return { total: driver.hi - driver.lo, positions: Array.from(driver.s.list.subarray(i, Math.min(driver.hi, i + take))) };
+      if (!list) return { total: driver.size, positions: firstAll([driver.s.bits], start, to, take) };
+      const i = lowerBound(list, start);
+      return { total: driver.size, positions: Array.from(list.subarray(i, Math.min(lowerBound(list, to), i + take))) };
     }
     const others = ranged.slice(1).map((r) => r.s.bits);
     // Walking the smallest set costs its size; ANDing bitsets costs (to - from) / 32 words per set.
-    if (driver.hi - driver.lo > ((to - from) >>> 5) * sets.length) {
+    if (!list || driver.size > ((to - from) >>> 5) * sets.length) {
       const bits = ranged.map((r) => r.s.bits);
       return { total: countAll(bits, from, to), positions: firstAll(bits, start, to, take) };
     }
     let total = 0;
     const positions: number[] = [];
-    const list = driver.s.list;
-    outer: for (let i = driver.lo; i < driver.hi; i++) {
+    outer: for (let i = lowerBound(list, from), hi = lowerBound(list, to); i < hi; i++) {
       const p = list[i]!;
       for (let k = 0; k < others.length; k++) if (!hasBit(others[k]!, p)) continue outer;
       total++;
@@ -184,4 +250,18 @@ export class ReviewIndex {
   private countWhere(before: (position: number) => boolean): number {
     return partitionPoint(this.size, before);
   }
+}
+
+/** A YYYY-MM-DD day as the number yyyymmdd, which orders the same way. */
+function dayNumber(date: string): number {
+  return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+function dayText(day: number): string {
+  return `${String(Math.floor(day / 10_000)).padStart(4, "0")}-${String(Math.floor(day / 100) % 100).padStart(2, "0")}-${String(day % 100).padStart(2, "0")}`;
+}
+
+/** Seconds since the epoch as RFC 3339 UTC in whole seconds, as core/dataset.ts's latest() writes it. */
+function isoSeconds(seconds: number): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
 }

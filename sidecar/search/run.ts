@@ -13,8 +13,8 @@ import { TextIndex } from "./text.ts";
 
 export interface SearchResult {
   page: Page;
-  /** `{"count":..,"total":..,"reviews":[..],"next_cursor":".."}`, built from pre-serialised reviews. */
-  json: (extra?: Record<string, unknown>, raw?: Record<string, string>) => string;
+  /** `{"count":..,"total":..,"reviews":[..],"next_cursor":".."}`, made from the reviews' own bytes. */
+  json: (extra?: Record<string, unknown>, raw?: Record<string, string | Buffer>) => Buffer;
 }
 
 export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<SearchResult> {
@@ -74,12 +74,14 @@ export function reviewsSince(bundle: Bundle, since: string, limit: number, curso
 }
 
 export function pageResult(bundle: Bundle, page: Page): SearchResult {
-  const json = (extra: Record<string, unknown> = {}, raw: Record<string, string> = {}) => {
-    // `raw` members are JSON already (lists of pre-serialised reviews).
-    const head = [...Object.entries(extra).map(([k, v]) => [k, JSON.stringify(v)]), ...Object.entries(raw)].map(([k, v]) => `${JSON.stringify(k)}:${v},`).join("");
-    const reviews = page.positions.map((p) => bundle.index.json[p]).join(",");
+  const json = (extra: Record<string, unknown> = {}, raw: Record<string, string | Buffer> = {}) => {
+    // `raw` members are JSON already (lists of the reviews' own bytes).
+    const parts: (string | Buffer)[] = [];
+    for (const [k, v] of Object.entries(extra)) parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)},`);
+    for (const [k, v] of Object.entries(raw)) parts.push(`${JSON.stringify(k)}:`, v, ",");
     const next = page.next ? `,"next_cursor":${JSON.stringify(encodeCursor(page.next))}` : "";
-    return `{${head}"count":${page.positions.length},"total":${page.total},"reviews":[${reviews}]${next}}`;
+    parts.push(`"count":${page.positions.length},"total":${page.total},"reviews":`, bundle.index.jsonList(page.positions), `${next}}`);
+    return Buffer.concat([Buffer.from("{"), ...parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part))]);
   };
   return { page, json };
 }

@@ -9,7 +9,7 @@ import { LRUCache } from "lru-cache";
 import { stemmer } from "stemmer";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../../core/turn.ts";
-import { postingsFromBits, type Postings } from "./postings.ts";
+import { partitionPoint, postingsFromBits, type Postings } from "./postings.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -27,8 +27,13 @@ export class TextIndex {
   /** The places in `vocabulary` and `postings` of the words that share a stem (Porter's). */
   private readonly stemAt: Map<string, number[]>;
 
-  private constructor(
-    private readonly lowered: readonly string[],
+  /**
+   * `lowered`: the texts normalised, as UTF-8 one after the other; text `p` is
+   * `lowered[starts[p], starts[p + 1])`. One buffer outside the JavaScript heap, not a string each.
+   */
+  constructor(
+    private readonly lowered: Buffer,
+    private readonly starts: Uint32Array,
     private readonly vocabulary: string[],
     private readonly postings: Uint32Array[],
     cacheBytes: number,
@@ -43,23 +48,17 @@ export class TextIndex {
     this.cache = new LRUCache({
       // SEARCH_CACHE_MB=0 keeps nothing (every entry is over 1 byte); lru-cache refuses a maxSize of 0.
       maxSize: Math.max(1, cacheBytes),
-      sizeCalculation: (postings, key) => ENTRY_OVERHEAD + 2 * key.length + postings.bits.byteLength + postings.list.byteLength,
+      sizeCalculation: (postings, key) => ENTRY_OVERHEAD + 2 * key.length + postings.bits.byteLength + (postings.list?.byteLength ?? 0),
     });
   }
 
-  /** Index `lowered` (texts already normalised), giving the event loop a turn every SLICE texts. */
-  static async build(lowered: readonly string[], cacheBytes = SEARCH_CACHE_BYTES): Promise<TextIndex> {
-    const byWord = new Map<string, number[]>();
-    for (let position = 0; position < lowered.length; position++) {
-      if (position % SLICE === SLICE - 1) await turn();
-      for (const word of new Set(lowered[position]!.match(WORD))) {
-        const list = byWord.get(word);
-        if (list) list.push(position);
-        else byWord.set(word, [position]);
-      }
-    }
-    const vocabulary = [...byWord.keys()];
-    return new TextIndex(lowered, vocabulary, vocabulary.map((w) => Uint32Array.from(byWord.get(w)!)), cacheBytes);
+  /** An index made a text at a time (add), then finished. */
+  static builder(cacheBytes = SEARCH_CACHE_BYTES): TextIndexBuilder {
+    return new TextIndexBuilder(cacheBytes);
+  }
+
+  private get size(): number {
+    return this.starts.length - 1;
   }
 
   static normalise(text: string): string {
@@ -81,7 +80,7 @@ export class TextIndex {
     const key = `\u0000${stem}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const bits = createBitset(this.lowered.length);
+    const bits = createBitset(this.size);
     for (const i of this.stemAt.get(stem) ?? []) for (const position of this.postings[i]!) setBit(bits, position);
     const postings = postingsFromBits(bits);
     this.cache.set(key, postings);
@@ -106,9 +105,19 @@ export class TextIndex {
   private compute(q: string): Bitset {
     const words = q.match(WORD) ?? [];
     if (words.length === 1 && words[0] === q) return this.containing(q);
-    const bits = createBitset(this.lowered.length);
+    const bits = createBitset(this.size);
+    const needle = Buffer.from(q);
     if (words.length === 0) {
-      this.lowered.forEach((text, position) => text.includes(q) && setBit(bits, position));
+      // No letter or digit to narrow by: one scan of all the texts for the needle's bytes.
+      for (let at = this.lowered.indexOf(needle); at >= 0 && needle.length; ) {
+        const position = partitionPoint(this.size, (p) => this.starts[p + 1]! <= at);
+        const end = this.starts[position + 1]!;
+        if (at + needle.length <= end) {
+          setBit(bits, position);
+          at = this.lowered.indexOf(needle, end);
+        } else at = this.lowered.indexOf(needle, at + 1);
+      }
+      if (!needle.length) bits.fill(0xffffffff);
       return bits;
     }
     const candidates = words.map((w) => this.matching(w).bits);
@@ -118,7 +127,7 @@ export class TextIndex {
       while (word) {
         const low = word & -word;
         const position = (w << 5) + 31 - Math.clz32(low);
-        if (this.lowered[position]!.includes(q)) setBit(bits, position);
+        if (this.lowered.subarray(this.starts[position], this.starts[position + 1]).includes(needle)) setBit(bits, position);
         word ^= low;
       }
     }
@@ -127,12 +136,52 @@ export class TextIndex {
 
   /** Union of the postings of every vocabulary word that contains `fragment`. */
   private containing(fragment: string): Bitset {
-    const bits = createBitset(this.lowered.length);
+    const bits = createBitset(this.size);
     for (let i = 0; i < this.vocabulary.length; i++) {
       if (!this.vocabulary[i]!.includes(fragment)) continue;
       const list = this.postings[i]!;
       for (let j = 0; j < list.length; j++) setBit(bits, list[j]!);
     }
     return bits;
+  }
+}
+
+/** Texts added one at a time, in position order, then made into a TextIndex. */
+export class TextIndexBuilder {
+  private readonly byWord = new Map<string, number[]>();
+  private readonly chunks: Buffer[] = [];
+  private pending: string[] = [];
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly cacheBytes: number) {}
+
+  add(text: string): void {
+    const lowered = TextIndex.normalise(text);
+    const position = this.starts.length - 1;
+    for (const word of new Set(lowered.match(WORD))) {
+      const list = this.byWord.get(word);
+      if (list) list.push(position);
+      else this.byWord.set(word, [position]);
+    }
+    this.starts.push(this.starts.at(-1)! + Buffer.byteLength(lowered));
+    this.pending.push(lowered);
+    if (this.pending.length === SLICE) this.flush();
+  }
+
+  private flush(): void {
+    this.chunks.push(Buffer.from(this.pending.join("")));
+    this.pending = [];
+  }
+
+  async finish(): Promise<TextIndex> {
+    this.flush();
+    const lowered = Buffer.concat(this.chunks, this.starts.at(-1));
+    const vocabulary = [...this.byWord.keys()];
+    const postings: Uint32Array[] = [];
+    for (let i = 0; i < vocabulary.length; i++) {
+      if (i % (SLICE * 20) === 0) await turn();
+      postings.push(Uint32Array.from(this.byWord.get(vocabulary[i]!)!));
+    }
+    return new TextIndex(lowered, Uint32Array.from(this.starts), vocabulary, postings, this.cacheBytes);
   }
 }

@@ -22,7 +22,7 @@ export const getInsights = defineTool({
   handler: ({ ref, baseUrl }) => async (args) => {
     const given = Object.entries(args).filter(([, v]) => v !== undefined);
     if (given.length > 1) return error(`Give at most one of aspect, technician, service or service_area (got ${given.map(([k]) => k).join(", ")}).`);
-    const { insights } = ref.current;
+    const insights = ref.current.insights();
     const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
     if (given.length === 0) {
       const sized = overviewOf(insights);
@@ -47,7 +47,7 @@ type Named = { id: string; name: string; review_count: number; average_rating: n
  * The whole of insights.json as an overview a model can hold (~5 KB against ~75 KB): every
  * figure's headline, no citation or quote; one part with its evidence is a call away.
  */
-function overviewOf(i: Bundle["insights"]): Record<string, unknown> {
+function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> {
   const entity = ({ id, name, review_count, average_rating }: Named) => ({ id, name, review_count, average_rating });
   return {
     overview: { rating_value: i.overview.rating_value, review_count: i.overview.review_count, rating_counts: i.overview.rating_counts, by_quarter: i.overview.by_quarter.slice(-4) },
