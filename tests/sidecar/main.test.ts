@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,11 +9,14 @@ import { freePort, startProcess } from "../helpers/serve.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
+/** The command `npm run serve` runs (package.json's script), with this node. */
+const SERVE = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")).scripts.serve.split(" ") as string[];
 
 describe("npm run serve", () => {
   it("listens on PORT and answers, with the dist/ it was given", async () => {
     const port = await freePort();
-    const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
+    expect(SERVE[0]).toBe("node");
+    const sidecar = await startProcess(process.execPath, SERVE.slice(1), { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
     try {
       expect(sidecar.url).toContain(`http://127.0.0.1:${port}`);
       const res = await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`);
