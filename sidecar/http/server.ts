@@ -48,6 +48,21 @@ export const SERVER_LIMITS: ServerLimits = {
 export function backpressured(handler: RequestListener): RequestListener {
   /** Each connection's latest response: the next request waits until it is sent. */
   const latest = new WeakMap<Socket, ServerResponse>();
+  /**
+   * The requests waiting on each connection, woken by one pair of listeners on its socket (a pair
+   * per waiting request made Node warn of a listener leak at eleven, in the log, at will).
+   */
+  const waiting = new WeakMap<Socket, Set<() => void>>();
+  const wait = (socket: Socket, go: () => void) => {
+    let set = waiting.get(socket);
+    if (!set) {
+      const woken = (set = new Set());
+      waiting.set(socket, woken);
+      const wake = () => woken.forEach((g) => g());
+      socket.on("drain", wake).on("close", wake);
+    }
+    set.add(go);
+  };
   return (req, res) => {
     const socket = req.socket;
     const previous = latest.get(socket);
@@ -62,10 +77,10 @@ export function backpressured(handler: RequestListener): RequestListener {
     };
     const stop = () => {
       previous?.off("finish", go).off("close", go);
-      socket.off("drain", go).off("close", go);
+      waiting.get(socket)?.delete(go);
     };
     previous?.on("finish", go).on("close", go);
-    socket.on("drain", go).on("close", go);
+    wait(socket, go);
   };
 }
 
