@@ -15,7 +15,7 @@ export interface AbuseReport {
 
 const BASE_URL = "http://localhost:3000";
 
-/** `only`: the kinds to run (bodies, batches, floods, queries, trickle); all when undefined. */
+/** `only`: the kinds to run (bodies, batches, floods, queries, words, pipelines, idle, trickle); all when undefined. */
 export async function runAbuse(base: string, certs: TestCerts, seconds: number, only?: string[]): Promise<AbuseReport> {
   const { port } = new URL(base);
   const kinds: AbuseReport["kinds"] = {};
@@ -62,6 +62,19 @@ export async function runAbuse(base: string, certs: TestCerts, seconds: number, 
       count("unique 200-character query", res ? res.status : "closed");
       await res?.arrayBuffer();
     }))),
+    // Unique 200-character searches of words separated by spaces (as query= and as words=), on
+    // kept-alive connections: about 200 a second, 8 at a time.
+    words: () => Promise.all(Array.from({ length: 8 }, (_, c) => every(40, async (i) => {
+      const param = i % 2 ? "words" : "query";
+      const res = await fetch(`${base}/api/reviews/search?limit=10&${param}=${encodeURIComponent(wordSoup(c * 1_000_003 + i))}`).catch(() => undefined);
+      count(`unique 200-character ${param}= of words`, res ? res.status : "closed");
+      await res?.arrayBuffer();
+    }))),
+    // Connections that pipeline 60 answers of 1,000 reviews each and never read, 10 at a time,
+    // each replaced as soon as the server cuts it.
+    pipelines: () => Promise.all(Array.from({ length: 10 }, () => every(0, async () => count("60 pipelined since?limit=1000, never read", await unread(Number(port), end))))),
+    // 1,100 idle sockets from another loopback address (127.0.0.2), each reopened as it is cut.
+    idle: () => Promise.all(Array.from({ length: 1_100 }, () => every(0, async () => count("idle socket from 127.0.0.2", await idleSocket(Number(port), end))))),
     // Bodies trickled a byte a second, 20 at a time.
     trickle: () => Promise.all(Array.from({ length: 20 }, () => every(0, async () => count("body trickled a byte a second", await trickled(Number(port), end))))),
   };
@@ -109,6 +122,52 @@ function trickled(port: number, end: number): Promise<number | "closed"> {
     socket.on("close", () => {
       clearInterval(timer);
       resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]) || "closed");
+    });
+  });
+}
+
+/** 200 characters of words separated by spaces, different for each `seed`: common words and made-up ones. */
+function wordSoup(seed: number): string {
+  const common = ["the", "ants", "was", "came", "back", "and", "price", "on", "time", "spiders", "he", "they"];
+  let x = seed * 2654435761 >>> 0;
+  const next = () => (x = (Math.imul(x ^ (x >>> 15), 2246822507) + 0x9e3779b9) >>> 0);
+  const words: string[] = [];
+  while (words.join(" ").length < 200) {
+    words.push(next() % 3 ? common[next() % common.length]! : Array.from({ length: 3 + (next() % 6) }, () => String.fromCharCode(97 + (next() % 26))).join(""));
+  }
+  return words.join(" ").slice(0, 200);
+}
+
+/**
+ * 60 pipelined requests for 1,000 reviews each, never reading: "cut" once the server closes it. A
+ * socket that reads nothing never hears of a close either, so it writes an empty line (which HTTP
+ * allows between requests) every second: once the server has closed, that write fails.
+ */
+function unread(port: number, end: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1", localAddress: "127.0.0.3" });
+    socket.pause();
+    socket.on("connect", () => socket.write("GET /api/reviews/since/2000-01-01?limit=1000 HTTP/1.1\r\nHost: localhost:3000\r\n\r\n".repeat(60)));
+    const timer = setTimeout(() => socket.destroy(), Math.max(0, end - Date.now()));
+    const knock = setInterval(() => socket.write("\r\n"), 1_000);
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(knock);
+      clearTimeout(timer);
+      resolve(Date.now() < end ? "cut by the server" : "still open at the end");
+    });
+  });
+}
+
+/** A connection that sends nothing: "cut" once the server closes it. */
+function idleSocket(port: number, end: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1", localAddress: "127.0.0.2" });
+    const timer = setTimeout(() => socket.destroy(), Math.max(0, end - Date.now()));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(Date.now() < end ? "cut by the server" : "still open at the end");
     });
   });
 }

@@ -35,10 +35,14 @@ function run(args: string[], extraEnv: Record<string, string> = {}): Promise<str
   });
 }
 
+/** `npm run serve`'s command (package.json's script, with this node): the sidecar as users run it. */
+const SERVE = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).scripts.serve.split(" ").slice(1) as string[];
+
+/** Start a TypeScript entry under tsx, or the sidecar as `npm run serve` runs it when `args` is SERVE. */
 async function start(args: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; wallMs: number; line: string }> {
   const started = performance.now();
   // node itself, not the tsx wrapper, so that the pid is the server's own (for its RSS).
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args === SERVE ? SERVE : ["--import", "tsx", ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout!.once("data", (d) => resolve(String(d)));
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
@@ -214,7 +218,7 @@ say("| reviews | search req/s | vs bare | p99 ms | non-2xx | errors | RSS after 
 say("|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const n of [10_000, 100_000]) {
   const port = 3902;
-  const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret", STATE_DIR: join(WORK, "state") });
+  const sidecar = await start(SERVE, { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret", STATE_DIR: join(WORK, "state") });
   const base = `http://127.0.0.1:${port}`;
   const paths = await searchPaths(join(WORK, `dist-${n}`), base);
   await load(base, paths); // warm-up: fills the text cache the way traffic would

@@ -4,7 +4,8 @@
  * conditional headers, the static datasets, MCP tool calls in a session; meanwhile the data
  * changes every 10 s, is rebuilt and pinged, and real HTTPS subscribers must hear of every
  * change. From 10 s to 10 s before the end, another process abuses the sidecar (bench/abuse.ts:
- * huge chunked bodies, batches, subscribe floods, unique queries, trickled bodies), and a probe
+ * huge chunked bodies, batches, subscribe floods, unique queries, unique multi-word searches on
+ * kept-alive connections, pipelines never read, an idle-socket flood, trickled bodies), and a probe
  * times a plain search 20 times a second throughout. Reports requests/s, p99, 5xx, errors, the
  * probe's p99 with and without abuse, the sidecar's RSS over time and the notifications, and
  * writes .bench/soak.md.
@@ -88,7 +89,9 @@ async function main(): Promise<void> {
 
   const port = 3904;
   const base = `http://127.0.0.1:${port}`;
-  const sidecar: ChildProcess = spawn(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
+  // As `npm run serve` runs it (package.json's script, with this node): the RSS is the server's own.
+  const serve = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).scripts.serve.split(" ").slice(1) as string[];
+  const sidecar: ChildProcess = spawn(process.execPath, serve, {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: join(WORK, `state-${Date.now()}`), HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"), MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00", HUB_RETRY_BASE_SECONDS: "1" },
     stdio: ["ignore", "pipe", "inherit"],
