@@ -204,7 +204,9 @@ describe("notifications (SPEC §6)", () => {
     // The others were all notified while the dead callback's delivery was still in flight (it
     // ends at the hub's 2 s timeout): it delayed none of them.
     expect(subscriber.of(slow, "POST")).toHaveLength(1);
-    expect(await h.store.pendingDeliveries()).toBe(1);
+    // A subscriber has the POST before the hub has its answer and records the delivery done: on a
+    // busy machine the others' rows can still be pending here for a moment, the dead one's stays.
+    await until(async () => (await h.store.pendingDeliveries()) === 1, "the others' deliveries to be recorded, the dead one's pending");
   });
 
   it("stops notifying after a verified unsubscribe", async () => {
