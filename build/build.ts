@@ -22,7 +22,7 @@ import { BuildCache } from "./cache.ts";
 import { reviewsJson, reviewsJsonGlue } from "../core/dist/reviews-json.ts";
 import { deflatePart, partsOfPieces } from "./gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
-import { check } from "../site/_lib/checked.ts";
+import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */

@@ -16,7 +16,7 @@ import { deserialize, serialize } from "node:v8";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** The folders whose files are hashed: every source below is in one of them. */
-export const CODE_FOLDERS = ["build", "core", "site"];
+export const CODE_FOLDERS = ["build", "core", "views", "site"];
 
 /**
  * The code behind each kind of output the cache keeps, as folders and files of the project: a
@@ -37,11 +37,11 @@ export const SOURCES = {
   verbatim: ["build/load.ts", "build/problems.ts", "core/schema/records.ts"],
   /**
    * A review's page from its line: read, made public, rendered and written (entries:
-   * build/load.ts, build/dataset.ts, site/_lib/review-page.ts; build/pages.ts writes the file).
+   * build/load.ts, build/dataset.ts, views/review-page.ts; build/pages.ts writes the file).
    */
-  pages: ["build/load.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "site/_lib/review-page.ts", "site/_lib/html.ts", "build/pages.ts"],
+  pages: ["build/load.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "views/review-page.ts", "views/html.ts", "build/pages.ts"],
   /** The pages' script, bundled (entry: site/scripts/reviews.ts). */
-  script: ["site/scripts", "site/_lib/html.ts", "site/_lib/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
+  script: ["site/scripts", "views/html.ts", "views/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
   /** A file's compressed copies, from its bytes (entry: build/manifest.ts). */
   compression: ["build/manifest.ts", "build/gzip.ts", "core/dist/etag.ts", "core/dist/manifest.ts", "core/schema/public.ts", "core/schema/records.ts"],
 } as const;

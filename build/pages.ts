@@ -1,6 +1,6 @@
 /**
  * What the build writes beside Eleventy: a page per review (reviews/{id}.html, served at the
- * permalink /reviews/{id}/; from the template in site/_lib/review-page.ts), sitemap.xml, and the
+ * permalink /reviews/{id}/; from the template in views/review-page.ts), sitemap.xml, and the
  * pages' script bundled by esbuild. Review pages are written here in a plain loop, not through
  * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
  * linear; they are not in the manifest (the sidecar reads them from disk).
@@ -11,8 +11,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
-import { names, SITE_PAGES } from "../site/_lib/html.ts";
-import { reviewPage } from "../site/_lib/review-page.ts";
+import { names, SITE_PAGES } from "../views/html.ts";
+import { reviewPage } from "../views/review-page.ts";
 import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";

@@ -1,6 +1,6 @@
 /** The CDN's page for addresses that do not exist. */
 import type { SiteData } from "../core/site-data.ts";
-import { page } from "./_lib/html.ts";
+import { page } from "../views/html.ts";
 
 export const data = { permalink: "/404.html", eleventyExcludeFromCollections: true };
 

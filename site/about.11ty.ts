@@ -1,6 +1,6 @@
 /** How reviews are verified and published, and how the insights are computed. */
 import type { SiteData } from "../core/site-data.ts";
-import { count, html, page } from "./_lib/html.ts";
+import { count, html, page } from "../views/html.ts";
 
 export const data = { permalink: "/about/index.html" };
 

@@ -1,7 +1,7 @@
 /** The API page: the OpenAPI document the sidecar serves, rendered for people. */
 import type { SiteData } from "../core/site-data.ts";
 import { openApiDocument } from "../core/api/openapi.ts";
-import { html, page } from "./_lib/html.ts";
+import { html, page } from "../views/html.ts";
 import { EMBED_REVIEWS } from "./embed.11ty.ts";
 
 export const data = { permalink: "/api/index.html" };

@@ -4,7 +4,7 @@
  * page that shows it prefers. Built from the data like every other file, with the same ETag.
  */
 import type { SiteData } from "../core/site-data.ts";
-import { average, count, html } from "./_lib/html.ts";
+import { average, count, html } from "../views/html.ts";
 
 export const data = { permalink: "/badge.svg", eleventyExcludeFromCollections: true };
 

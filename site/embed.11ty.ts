@@ -5,7 +5,7 @@
  * tab, outside the frame. The snippet that frames it is on the developers' page (/api/).
  */
 import type { SiteData } from "../core/site-data.ts";
-import { average, count, excerpt, html, longDate, stars } from "./_lib/html.ts";
+import { average, count, excerpt, html, longDate, stars } from "../views/html.ts";
 
 export const data = { permalink: "/embed/index.html", eleventyExcludeFromCollections: true };
 

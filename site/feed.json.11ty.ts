@@ -2,7 +2,7 @@
 import { JsonFeed } from "../core/schema/public.ts";
 import type { Feed } from "../core/feed.ts";
 import type { SiteData } from "../core/site-data.ts";
-import { checkedJson } from "./_lib/checked.ts";
+import { checkedJson } from "../views/checked.ts";
 
 export const data = { permalink: "/api/feed.json", eleventyExcludeFromCollections: true };
 

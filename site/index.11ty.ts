@@ -1,6 +1,6 @@
 /** The home page, for the business's customers: who it is and how to book, its rating and how it is spread, the newest reviews. */
 import type { SiteData } from "../core/site-data.ts";
-import { average, businessLd, count, html, jsonLd, names, page, reviewArticle, reviewLd } from "./_lib/html.ts";
+import { average, businessLd, count, html, jsonLd, names, page, reviewArticle, reviewLd } from "../views/html.ts";
 
 export const data = { permalink: "/index.html" };
 

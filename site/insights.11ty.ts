@@ -1,8 +1,8 @@
-/** The insights page: insights.json as charts (site/_lib/charts.ts), quotes, topics, FAQ and summary. */
+/** The insights page: insights.json as charts (views/charts.ts), quotes, topics, FAQ and summary. */
 import { reviewUrl } from "../core/urls.ts";
 import type { SiteData } from "../core/site-data.ts";
-import { ratingBars, sentimentBars, trendLine } from "./_lib/charts.ts";
-import { average, count, html, page } from "./_lib/html.ts";
+import { ratingBars, sentimentBars, trendLine } from "../views/charts.ts";
+import { average, count, html, page } from "../views/html.ts";
 
 export const data = { permalink: "/insights/index.html" };
 

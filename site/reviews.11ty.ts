@@ -1,10 +1,10 @@
 /**
- * The reviews page: the newest reviews with the filters (site/_lib/reviews-list.ts); the next
+ * The reviews page: the newest reviews with the filters (views/reviews-list.ts); the next
  * pages and any filters are at /search/, which the sidecar renders with the same template.
  */
 import type { SiteData } from "../core/site-data.ts";
 import { encodeCursor } from "../core/cursor.ts";
-import { PAGE_SIZE, reviewsListPage } from "./_lib/reviews-list.ts";
+import { PAGE_SIZE, reviewsListPage } from "../views/reviews-list.ts";
 
 export const data = { permalink: "/reviews/index.html" };
 

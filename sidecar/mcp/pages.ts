@@ -5,7 +5,7 @@
  * per review. Sizes are checked in tests/mcp/economy.test.ts.
  */
 import { reviewUrl as reviewUrlOf } from "../../core/urls.ts";
-import { excerpt } from "../../site/_lib/html.ts";
+import { excerpt } from "../../views/html.ts";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { PublicReview } from "../../core/schema/public.ts";

@@ -1,13 +1,13 @@
 /**
  * `GET /search/`: the reviews list as HTML for any filters and page, the same template as the
- * built /reviews/ (site/_lib/reviews-list.ts), so the list's form and paging work without
+ * built /reviews/ (views/reviews-list.ts), so the list's form and paging work without
  * JavaScript. Same parameters and rules as the JSON search, but as an HTML form sends them:
  * empty fields mean "any", and `from` (the position of the page's first review) only numbers the
  * list. A refused search is a 400 page that says why, keeping what was asked.
  */
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { contradiction, PAGE_SIZE, reviewsListPage } from "../../site/_lib/reviews-list.ts";
+import { contradiction, PAGE_SIZE, reviewsListPage } from "../../views/reviews-list.ts";
 import type { BundleRef } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import { parseQuery } from "../http/query.ts";

@@ -4,8 +4,8 @@
  */
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { names } from "../../site/_lib/html.ts";
-import { reviewPage as renderReviewPage, type ReviewPageContext } from "../../site/_lib/review-page.ts";
+import { names } from "../../views/html.ts";
+import { reviewPage as renderReviewPage, type ReviewPageContext } from "../../views/review-page.ts";
 import type { Bundle, BundleRef, StaticFile } from "../bundle.ts";
 import { discoveryLinks, TOPICS } from "../../core/urls.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
@@ -40,7 +40,7 @@ const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
 
 /**
  * A review's page (/reviews/{id}/): made here from the loaded bundle, with the template the build
- * writes reviews/{id}.html with (site/_lib/review-page.ts), so the same bytes. The build's files
+ * writes reviews/{id}.html with (views/review-page.ts), so the same bytes. The build's files
  * are for the CDN: read from disk, they would come from whatever dist/ is there now, a newer one
  * not loaded yet or one refused (built for another BASE_URL), and not from the bundle served.
  */

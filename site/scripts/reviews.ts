@@ -1,13 +1,13 @@
 /**
  * The reviews list, enhanced: filters and paging ask the search API (/api/reviews/search) and
  * render its answer in place, where without script the form and the paging links load /search/
- * (site/_lib/reviews-list.ts renders both the same way). The address follows the filters as a
+ * (views/reviews-list.ts renders both the same way). The address follows the filters as a
  * /search/ link, so a filtered list can be bookmarked, shared and reloaded, with or without
  * script. Bundled by esbuild into /assets/reviews.js.
  */
 import type { PublicReview } from "../../core/schema/public.ts";
-import { count, reviewArticle, type Names } from "../_lib/html.ts";
-import { contradiction } from "../_lib/reviews-list.ts";
+import { count, reviewArticle, type Names } from "../../views/html.ts";
+import { contradiction } from "../../views/reviews-list.ts";
 
 interface Page {
   count: number;

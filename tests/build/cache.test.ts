@@ -21,7 +21,7 @@ const ENTRIES: Record<keyof typeof SOURCES, string[]> = {
   analysis: ["build/sentiment/parallel.ts"],
   months: ["build/months.ts"],
   verbatim: ["build/load.ts"],
-  pages: ["build/load.ts", "build/dataset.ts", "site/_lib/review-page.ts"],
+  pages: ["build/load.ts", "build/dataset.ts", "views/review-page.ts"],
   script: ["site/scripts/reviews.ts"],
   compression: ["build/manifest.ts"],
 };
@@ -71,7 +71,7 @@ describe("a build after a change to the code", () => {
     root = await tempDir();
     code = join(root, "code");
     dist = join(root, "dist");
-    for (const part of ["build", "core", "site", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
+    for (const part of ["build", "core", "views", "site", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(code, "node_modules"));
     await buildIn(dist, join(root, "cache"));
   });
@@ -97,6 +97,6 @@ describe("a build after a change to the code", () => {
   });
 
   it("writes every review page again when the change is to the page's template", async () => {
-    expect(await afterChanging("site/_lib/html.ts")).toEqual({ pageKept: false });
+    expect(await afterChanging("views/html.ts")).toEqual({ pageKept: false });
   });
 });

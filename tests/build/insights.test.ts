@@ -13,7 +13,7 @@ import { verdict } from "../../build/faq.ts";
 import { starsApart } from "../../build/summary.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 import { Insights as InsightsSchema } from "../../core/schema/insights.ts";
-import { checkedJson } from "../../site/_lib/checked.ts";
+import { checkedJson } from "../../views/checked.ts";
 
 let insights: Insights;
 let reviews: PublicReview[];

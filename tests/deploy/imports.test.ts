@@ -40,7 +40,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe("imports", () => {
-  const files = ["core", "build", "site", "sidecar", "eval", "scripts", "bench"].flatMap((d) => sources(join(ROOT, d)));
+  const files = ["core", "views", "build", "site", "sidecar", "eval", "scripts", "bench"].flatMap((d) => sources(join(ROOT, d)));
   const graph = new Map(files.map((file) => {
     const text = readFileSync(file, "utf8");
     const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
@@ -57,18 +57,26 @@ describe("imports", () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  // The layers: core/ is shared and depends on none of them; the pages (site/) and the sidecar
-  // read the build's output through core/, never the build's code; site/ knows no sidecar.
+  // The layers: core/ is shared and depends on none of them; views/ (the pages' HTML, with no
+  // Eleventy in it) builds on core/ only; the pages (site/), the build and the sidecar use both,
+  // and read one another's output through core/, never one another's code.
   it.each([
-    ["core", ["build", "site", "sidecar", "eval", "scripts", "bench"]],
+    ["core", ["views", "build", "site", "sidecar", "eval", "scripts", "bench"]],
+    ["views", ["build", "site", "sidecar", "eval", "scripts", "bench"]],
     ["site", ["build", "sidecar", "eval"]],
-    ["sidecar", ["build", "eval"]],
-    ["build", ["sidecar", "eval"]],
+    ["sidecar", ["build", "site", "eval"]],
+    ["build", ["sidecar", "site", "eval"]],
   ] as const)("keep %s from importing %j", (layer, forbidden) => {
     const crossing = [...graph]
       .filter(([file]) => relative(ROOT, file).startsWith(`${layer}/`))
       .flatMap(([file, targets]) => targets.filter((t) => forbidden.some((f) => relative(ROOT, t).startsWith(`${f}/`))).map((t) => `${relative(ROOT, file)} -> ${relative(ROOT, t)}`));
     expect(crossing).toEqual([]);
+  });
+
+  it("keep Eleventy out of views/, which the sidecar imports too", () => {
+    const views = files.filter((f) => relative(ROOT, f).startsWith("views/"));
+    expect(views.length).toBeGreaterThan(3);
+    expect(views.filter((f) => /from\s+["']@11ty\//.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f))).toEqual([]);
   });
 
   it("finds a cycle when there is one (the check itself)", () => {

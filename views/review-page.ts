@@ -1,5 +1,5 @@
 /** One review's page: the permalink the feeds and the API link to. */
-import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
+import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import { businessLd, html, jsonLdScript, longDate, page, reviewArticle, reviewLd, scriptJson, type Names } from "./html.ts";
 
 export interface ReviewPageContext {

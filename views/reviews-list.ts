@@ -4,7 +4,7 @@
  * plain HTML: the form and the paging links lead to /search/. With JavaScript the same page asks
  * the JSON API instead (site/scripts/reviews.ts) and stays in place.
  */
-import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
+import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import { count as formatCount, html, names, page, reviewArticle, scriptJson } from "./html.ts";
 
 export const PAGE_SIZE = 20;

@@ -14,7 +14,7 @@ let base: string;
 
 beforeAll(async () => {
   app = join(await tempDir(), "app");
-  const bundled = await runScript("scripts/bundle-sidecar.ts", [app]);
+  const bundled = await runScript("scripts/build-sidecar.ts", [app]);
   expect(bundled.code, bundled.stderr).toBe(0);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -28,7 +28,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe("the bundled sidecar (npm run bundle)", () => {
+describe("the bundled sidecar (npm run build:sidecar)", () => {
   it("is one script and the database's native addon, beside the built site, with no node_modules above it", async () => {
     const files = (await readdir(app)).sort();
     expect(files.filter((f) => f.endsWith(".mjs"))).toEqual(["main.mjs"]);

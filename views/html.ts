@@ -1,5 +1,5 @@
 /** Small helpers shared by the page templates: escaping, stars, dates, the page frame. */
-import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
+import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 

@@ -1,6 +1,6 @@
 /** A dataset as JSON, once checked against the schema the OpenAPI document publishes for it. */
 import { z } from "zod";
-import { JsonList, toJson } from "../../core/json.ts";
+import { JsonList, toJson } from "../core/json.ts";
 
 /** Items of a long list that are checked: the first and the last this many. */
 const ENDS = 50;
