@@ -1,5 +1,5 @@
 /**
- * `npm run bundle [-- OUTDIR]`: the sidecar as one ESM file (OUTDIR/main.mjs, default
+ * `npm run build:sidecar [-- OUTDIR]`: the sidecar as one ESM file (OUTDIR/main.mjs, default
  * sidecar-dist/) that runs with `node main.mjs` and no node_modules. libsql's native addon is
  * copied beside it; LIBSQL_TARGETS (default linux-x64-gnu) picks which platforms' addons to ship.
  */
