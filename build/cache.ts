@@ -34,12 +34,12 @@ export const SOURCES = {
    */
   months: ["build/months.ts", "build/gzip.ts", "build/dataset.ts", "build/insights.ts", "build/faq.ts", "build/summary.ts", "build/topics.ts", "build/sentiment", "build/threads.ts", "core/dataset.ts", "core/json.ts", "core/urls.ts"],
   /** Whether a line is a valid review as it stands (entry: build/load.ts). */
-  verbatim: ["build/load.ts", "build/problems.ts", "core/schema/records.ts"],
+  verbatim: ["build/load.ts", "build/validate.ts", "build/line-cache.ts", "build/problems.ts", "core/schema/records.ts"],
   /**
    * A review's page from its line: read, made public, rendered and written (entries:
    * build/load.ts, build/dataset.ts, views/review-page.ts; build/pages.ts writes the file).
    */
-  pages: ["build/load.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "views/review-page.ts", "views/html.ts", "build/pages.ts"],
+  pages: ["build/load.ts", "build/validate.ts", "build/line-cache.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "views/review-page.ts", "views/html.ts", "build/pages.ts"],
   /** The pages' script, bundled (entry: site/scripts/reviews.ts). */
   script: ["site/scripts", "views/html.ts", "views/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
   /** A file's compressed copies, from its bytes (entry: build/manifest.ts). */

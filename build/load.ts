@@ -4,15 +4,19 @@
  * review file seen before is not parsed again, and a review's record is read only when its
  * month is made (build/months.ts).
  */
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { Business, Review, Service, ServiceArea, Technician } from "../core/schema/records.ts";
 import { DataError, problemsFromZod, type Problem } from "./problems.ts";
 import type { BuildCache } from "./cache.ts";
+import { digestsOf, hashFile, LINES_PART, pack, unpack, type FileLines, type Read } from "./line-cache.ts";
+import { checkNotFuture, crossCheck, DATA_FILES, nowIn, parseJson, readList, readRecord, recordOf, type Known, type Now } from "./validate.ts";
+
+export { DATA_FILES };
 
 export interface SourceData {
   business: Business;
@@ -35,48 +39,6 @@ export interface Line {
   review: Review;
   hash: string;
 }
-
-/**
- * The cache's part: what the build needs of each review file without parsing it again, when
- * the file is unchanged (its hash), and the lines a changed file kept (a line seen before is
- * valid as it was: its id, month and withdrawal are known). Kept under the version of the
- * loader's code and the lists the lines were checked against.
- */
-const LINES_PART = "lines.v8";
-
-interface FileLines {
-  /** The file's hash. */
-  file: string;
-  /** Per line of the file, blank ones included ("" for those): its id, hash and month ("" when withdrawn). */
-  ids: string;
-  hashes: string;
-  months: string;
-  /** Per line: whether the schema takes the line as it is (its record is its JSON). */
-  verbatim: Uint8Array;
-  withdrawn: { line: number; at: string }[];
-  /** Per month of its published lines: how many, and a hash of their lines' hashes in file order. */
-  digests: Record<string, { count: number; digest: string }>;
-}
-
-/** A file's lines as read by this build: per line its id, hash and month; the records it parsed, by line. */
-interface Read {
-  ids: string[];
-  hashes: string[];
-  months: string[];
-  verbatim: Uint8Array;
-  at: Map<number, string>;
-  parsed: Map<number, Review>;
-  /** The lines' text, when this build split the file. */
-  texts?: string[];
-}
-
-export const DATA_FILES = {
-  business: "business.json",
-  services: "services.json",
-  technicians: "technicians.json",
-  serviceAreas: "service-areas.json",
-  reviews: "reviews",
-} as const;
 
 /** Most problems printed; the rest are counted, so a wholly broken file does not flood a terminal. */
 const MAX_PROBLEMS = 200;
@@ -181,13 +143,6 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, months, withdrawn, reviews };
 }
 
-/** A file's hash, read as a stream (a large file is never held whole). */
-async function hashFile(path: string): Promise<string> {
-  const sha1 = createHash("sha1");
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) sha1.update(chunk as Buffer);
-  return sha1.digest("base64");
-}
-
 /** Every line of a file, blank ones included. */
 async function textsOf(path: string): Promise<string[]> {
   const texts: string[] = [];
@@ -238,48 +193,6 @@ async function readLines(path: string, file: string, before: FileLines | undefin
   return read;
 }
 
-/** Each month's published lines of a file: how many, and a hash of their hashes in file order. */
-function digestsOf(lines: Read): FileLines["digests"] {
-  const byMonth = new Map<string, string[]>();
-  lines.months.forEach((month, i) => {
-    if (!month) return;
-    const list = byMonth.get(month);
-    if (list) list.push(lines.hashes[i]!);
-    else byMonth.set(month, [lines.hashes[i]!]);
-  });
-  return Object.fromEntries([...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]));
-}
-
-function pack(file: string, lines: Read): FileLines {
-  return {
-    file,
-    ids: lines.ids.join("\n"),
-    hashes: lines.hashes.join("\n"),
-    months: lines.months.join("\n"),
-    verbatim: lines.verbatim,
-    withdrawn: [...lines.at].map(([line, at]) => ({ line, at })),
-    digests: digestsOf(lines),
-  };
-}
-
-/** A kept file's lines; their hashes and months are split from their text only when asked for. */
-function unpack(kept: FileLines): Read {
-  let hashes: string[] | undefined;
-  let months: string[] | undefined;
-  return {
-    ids: kept.ids.split("\n"),
-    get hashes() {
-      return (hashes ??= kept.hashes.split("\n"));
-    },
-    get months() {
-      return (months ??= kept.months.split("\n"));
-    },
-    verbatim: kept.verbatim,
-    at: new Map(kept.withdrawn.map(({ line, at }) => [line, at])),
-    parsed: new Map(),
-  };
-}
-
 /**
  * A file's lines in batches, one per 4 MB read, split as readline splits them (\r\n, \n or \r):
  * a third faster than readline's line at a time, and a large file is never held whole.
@@ -298,130 +211,3 @@ export async function* batchesOf(path: string, chunkBytes = 4 * 1024 * 1024): As
   if (rest !== "") yield rest.split(/\r\n|\n|\r/).filter((l, i, all) => i < all.length - 1 || l !== "");
 }
 
-/** A review line's name in a problem: its number, and its id when it has one. */
-function recordOf(line: number, raw: unknown): string {
-  const id = (raw as { id?: unknown } | null)?.id;
-  return typeof id === "string" ? `line ${line} (${id})` : `line ${line}`;
-}
-
-/** The ids a review may name, by field; undefined where the list has problems of its own. */
-type Known = Record<"technicians" | "services" | "service_area", Set<string> | undefined>;
-
-/** References to other files, and dates that must follow the review's own, into `problems`. */
-function crossCheck(review: Review, known: Known, problems: Problem[], file: string, line: number): void {
-  const add = (field: string, value: string, expected: string) => problems.push({ file, record: recordOf(line, review), field, value, expected });
-  const check = (field: string, id: string, ids: Set<string> | undefined, source: string) => {
-    if (!ids || ids.has(id)) return;
-    const listed = [...ids].slice(0, 12).join(", ") + (ids.size > 12 ? ", ..." : "");
-    add(field, id, `expected an id listed in ${source} (${listed})`);
-  };
-  review.technicians.forEach((id, i) => check(`technicians[${i}]`, id, known.technicians, DATA_FILES.technicians));
-  review.services.forEach((id, i) => check(`services[${i}]`, id, known.services, DATA_FILES.services));
-  check("service_area", review.service_area, known.service_area, DATA_FILES.serviceAreas);
-  if (review.response && review.response.date < review.date) {
-    add("response.date", review.response.date, `expected a date on or after the review's date ${review.date}`);
-  }
-  if (review.updated && review.updated.slice(0, 10) < review.date) {
-    add("updated", review.updated, `expected a time on or after the review's date ${review.date}`);
-  }
-  if (review.published && review.published.slice(0, 10) < review.date) {
-    add("published", review.published, `expected a time on or after the review's date ${review.date}`);
-  }
-  if (review.withdrawn && review.withdrawn.at.slice(0, 10) < review.date) {
-    add("withdrawn.at", review.withdrawn.at, `expected a time on or after the review's date ${review.date}`);
-  }
-}
-
-/**
- * The build's moment: the instant, and the day it is where the business is. A line read from the
- * cache was checked on an earlier day, when its dates were already past.
- */
-interface Now {
-  time: number;
-  day: string;
-  zone: string;
-}
-
-/**
- * Without a time zone in business.json, the day it is now on the earliest-ahead clock on Earth
- * (UTC+14): a date refused there is in the future everywhere.
- */
-function nowIn(zone = "Pacific/Kiritimati", time = Date.now()): Now {
-  // en-CA writes dates as YYYY-MM-DD.
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(time);
-  return { time, day, zone };
-}
-
-/** Contract: a review dated after the build's day (in the business's time zone) is a data error; so is any later time it records. */
-function checkNotFuture(review: Review, now: Now, problems: Problem[], file: string, line: number): void {
-  const add = (field: string, value: string) =>
-    problems.push({ file, record: recordOf(line, review), field, value, expected: `expected no later than today (${now.day} in ${now.zone}): a review cannot be dated in the future` });
-  if (review.date > now.day) add("date", review.date);
-  if (review.response && review.response.date > now.day) add("response.date", review.response.date);
-  for (const field of ["published", "updated"] as const) {
-    const time = review[field];
-    if (time && Date.parse(time) > now.time) add(field, time);
-  }
-  if (review.withdrawn && Date.parse(review.withdrawn.at) > now.time) add("withdrawn.at", review.withdrawn.at);
-}
-
-async function readRecord<T extends z.ZodType>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T> | undefined> {
-  const raw = await readJsonFile(path, file, problems);
-  if (raw === undefined) return undefined;
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  problems.push(...problemsFromZod(parsed.error, file, undefined, raw));
-  return undefined;
-}
-
-async function readList<T extends z.ZodType<{ id: string }>>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T>[]> {
-  const raw = await readJsonFile(path, file, problems);
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) {
-    problems.push({ file, expected: "expected a JSON array of records" });
-    return [];
-  }
-  const out: z.infer<T>[] = [];
-  const seen = new Set<string>();
-  raw.forEach((item, i) => {
-    const id = typeof item?.id === "string" ? item.id : undefined;
-    const record = id ? `[${i}] (${id})` : `[${i}]`;
-    const parsed = schema.safeParse(item);
-    if (!parsed.success) return problems.push(...problemsFromZod(parsed.error, file, record, item));
-    if (seen.has(parsed.data.id)) return problems.push({ file, record, field: "id", value: parsed.data.id, expected: "expected a unique id within the file" });
-    seen.add(parsed.data.id);
-    out.push(parsed.data);
-  });
-  return out;
-}
-
-async function readJsonFile(path: string, file: string, problems: Problem[]): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    problems.push({ file, expected: "expected this file to exist and be readable" });
-    return undefined;
-  }
-  return parseJson(text, file, undefined, problems);
-}
-
-/** JSON.parse with the position turned into a line and column an editor can jump to. */
-function parseJson(text: string, file: string, record: string | undefined, problems: Problem[]): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const at = /position (\d+)/.exec(message);
-    let where = "";
-    if (at && record === undefined) {
-      const before = text.slice(0, Number(at[1]));
-      const line = before.split("\n").length;
-      where = ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}`;
-    } else if (at) {
-      where = ` at column ${Number(at[1]) + 1}`;
-    }
-    problems.push({ file, record, expected: `expected valid JSON${where} (${message.replace(/ in JSON at position \d+.*$/, "")})` });
-    return undefined;
-  }
-}

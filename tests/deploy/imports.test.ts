@@ -79,6 +79,12 @@ describe("imports", () => {
     expect(views.filter((f) => /from\s+["']@11ty\//.test(readFileSync(f, "utf8"))).map((f) => relative(ROOT, f))).toEqual([]);
   });
 
+  it("keep every file in build/ under 300 lines: one concern a file", () => {
+    const long = files.filter((f) => relative(ROOT, f).startsWith("build/")).map((f) => [relative(ROOT, f), readFileSync(f, "utf8").split("\n").length] as const);
+    expect(long.length).toBeGreaterThan(10);
+    expect(long.filter(([, lines]) => lines > 300)).toEqual([]);
+  });
+
   it("finds a cycle when there is one (the check itself)", () => {
     expect(cycles(new Map([["/a.ts", ["/b.ts"]], ["/b.ts", ["/c.ts"]], ["/c.ts", ["/a.ts"]]]))).toHaveLength(1);
   });

@@ -1,0 +1,90 @@
+/**
+ * The review files' lines as the build's cache keeps them between runs (build/load.ts reads and
+ * checks them): per line its id, hash and month, packed as strings, and per month a digest.
+ */
+import { createHash, hash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import type { Review } from "../core/schema/records.ts";
+
+/**
+ * The cache's part: what the build needs of each review file without parsing it again, when
+ * the file is unchanged (its hash), and the lines a changed file kept (a line seen before is
+ * valid as it was: its id, month and withdrawal are known). Kept under the version of the
+ * loader's code and the lists the lines were checked against.
+ */
+export const LINES_PART = "lines.v8";
+
+export interface FileLines {
+  /** The file's hash. */
+  file: string;
+  /** Per line of the file, blank ones included ("" for those): its id, hash and month ("" when withdrawn). */
+  ids: string;
+  hashes: string;
+  months: string;
+  /** Per line: whether the schema takes the line as it is (its record is its JSON). */
+  verbatim: Uint8Array;
+  withdrawn: { line: number; at: string }[];
+  /** Per month of its published lines: how many, and a hash of their lines' hashes in file order. */
+  digests: Record<string, { count: number; digest: string }>;
+}
+
+/** A file's lines as read by this build: per line its id, hash and month; the records it parsed, by line. */
+export interface Read {
+  ids: string[];
+  hashes: string[];
+  months: string[];
+  verbatim: Uint8Array;
+  at: Map<number, string>;
+  parsed: Map<number, Review>;
+  /** The lines' text, when this build split the file. */
+  texts?: string[];
+}
+
+/** A file's hash, read as a stream (a large file is never held whole). */
+export async function hashFile(path: string): Promise<string> {
+  const sha1 = createHash("sha1");
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) sha1.update(chunk as Buffer);
+  return sha1.digest("base64");
+}
+
+/** Each month's published lines of a file: how many, and a hash of their hashes in file order. */
+export function digestsOf(lines: Read): FileLines["digests"] {
+  const byMonth = new Map<string, string[]>();
+  lines.months.forEach((month, i) => {
+    if (!month) return;
+    const list = byMonth.get(month);
+    if (list) list.push(lines.hashes[i]!);
+    else byMonth.set(month, [lines.hashes[i]!]);
+  });
+  return Object.fromEntries([...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]));
+}
+
+export function pack(file: string, lines: Read): FileLines {
+  return {
+    file,
+    ids: lines.ids.join("\n"),
+    hashes: lines.hashes.join("\n"),
+    months: lines.months.join("\n"),
+    verbatim: lines.verbatim,
+    withdrawn: [...lines.at].map(([line, at]) => ({ line, at })),
+    digests: digestsOf(lines),
+  };
+}
+
+/** A kept file's lines; their hashes and months are split from their text only when asked for. */
+export function unpack(kept: FileLines): Read {
+  let hashes: string[] | undefined;
+  let months: string[] | undefined;
+  return {
+    ids: kept.ids.split("\n"),
+    get hashes() {
+      return (hashes ??= kept.hashes.split("\n"));
+    },
+    get months() {
+      return (months ??= kept.months.split("\n"));
+    },
+    verbatim: kept.verbatim,
+    at: new Map(kept.withdrawn.map(({ line, at }) => [line, at])),
+    parsed: new Map(),
+  };
+}
