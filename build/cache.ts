@@ -41,7 +41,7 @@ export const SOURCES = {
    */
   pages: ["build/load.ts", "build/validate.ts", "build/line-cache.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "views/review-page.ts", "views/html.ts", "build/pages.ts"],
   /** The pages' script, bundled (entry: site/scripts/reviews.ts). */
-  script: ["site/scripts", "views/html.ts", "views/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
+  script: ["site/scripts", "build/script.ts", "views/html.ts", "views/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
   /** A file's compressed copies, from its bytes (entry: build/manifest.ts). */
   compression: ["build/manifest.ts", "build/gzip.ts", "core/dist/etag.ts", "core/dist/manifest.ts", "core/schema/public.ts", "core/schema/records.ts"],
 } as const;

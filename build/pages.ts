@@ -1,17 +1,15 @@
 /**
  * What the build writes beside Eleventy: a page per review (reviews/{id}.html, served at the
- * permalink /reviews/{id}/; from the template in views/review-page.ts), sitemap.xml, and the
- * pages' script bundled by esbuild. Review pages are written here in a plain loop, not through
+ * permalink /reviews/{id}/; from the template in views/review-page.ts); sitemap.ts and script.ts
+ * write the sitemap and the pages' script. Review pages are written here in a plain loop, not through
  * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
  * linear; they are not in the manifest (the sidecar reads them from disk).
  */
 import { hash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build as esbuild } from "esbuild";
-import { names, SITE_PAGES } from "../views/html.ts";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { names } from "../views/html.ts";
 import { reviewPage } from "../views/review-page.ts";
 import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
@@ -20,10 +18,6 @@ import type { BuildCache } from "./cache.ts";
 import { idsOf, linesOf, reviewsOf, type Month } from "./months.ts";
 import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
-/** The sitemap protocol's limit per file. */
-const SITEMAP_MAX = 50_000;
-const PAGES = SITE_PAGES;
-const NEWLINE = Buffer.from("\n");
 
 /** What `writePages` is given: the folder, the reviews, and what every page shows. */
 export interface PagesJob {
@@ -209,49 +203,3 @@ interface KeptPages {
   folder: { mtimeMs: number; ino: number };
 }
 const PAGES_PART = "pages.v8";
-
-/** sitemap.xml: the pages, then the newest reviews (each month's entries, months.ts) up to the protocol's 50,000 URLs. */
-export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<Buffer> {
-  const pages = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`).join("\n");
-  const parts: Uint8Array[] = [Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages}`)];
-  let room = SITEMAP_MAX - PAGES.length;
-  for (const { part } of months) {
-    if (room <= 0) break;
-    // A month's entries, each on its line: all of them, or as many as there is room for.
-    let end = part.sitemap.length;
-    if (part.count > room) for (let n = 0, at = -1; n < room; n++) end = at = part.sitemap.indexOf(10, at + 1);
-    parts.push(NEWLINE, part.sitemap.subarray(0, end));
-    room -= part.count;
-  }
-  parts.push(Buffer.from("\n</urlset>\n"));
-  const sitemap = Buffer.concat(parts);
-  await writeFile(join(dir, "sitemap.xml"), sitemap);
-  return sitemap;
-}
-
-/** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
-export async function bundleScripts(dir: string, cache?: BuildCache): Promise<void> {
-  const kept = await cache?.read<Record<string, Uint8Array>>(SCRIPT_PART, cache.versions.script);
-  const files =
-    kept ??
-    Object.fromEntries(
-      (
-        await esbuild({
-          entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
-          outdir: join(dir, "assets"),
-          bundle: true,
-          minify: true,
-          format: "esm",
-          target: "es2020",
-          logLevel: "error",
-          write: false,
-        })
-      ).outputFiles.map((f) => [relative(dir, f.path), f.contents]),
-    );
-  for (const [file, contents] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, file)), { recursive: true });
-    await writeFile(join(dir, file), contents);
-  }
-  if (!kept) void cache?.write(SCRIPT_PART, cache.versions.script, files);
-}
-const SCRIPT_PART = "script.v8";

@@ -1,0 +1,34 @@
+/** The pages' script, bundled by esbuild into dist/assets/. */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build as esbuild } from "esbuild";
+import type { BuildCache } from "./cache.ts";
+
+/** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
+export async function bundleScripts(dir: string, cache?: BuildCache): Promise<void> {
+  const kept = await cache?.read<Record<string, Uint8Array>>(SCRIPT_PART, cache.versions.script);
+  const files =
+    kept ??
+    Object.fromEntries(
+      (
+        await esbuild({
+          entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
+          outdir: join(dir, "assets"),
+          bundle: true,
+          minify: true,
+          format: "esm",
+          target: "es2020",
+          logLevel: "error",
+          write: false,
+        })
+      ).outputFiles.map((f) => [relative(dir, f.path), f.contents]),
+    );
+  for (const [file, contents] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await writeFile(join(dir, file), contents);
+  }
+  if (!kept) void cache?.write(SCRIPT_PART, cache.versions.script, files);
+}
+
+const SCRIPT_PART = "script.v8";
