@@ -21,7 +21,7 @@ import { ReviewPages } from "./pages.ts";
 import { bundleScripts } from "./script.ts";
 import { writeSitemap } from "./sitemap.ts";
 import { BuildCache } from "./cache.ts";
-import { reviewsJson, reviewsJsonGlue } from "../core/dist/reviews-json.ts";
+import { reviewsJson, reviewsJsonLayout } from "../core/dist/reviews-json.ts";
 import { deflatePart, partsOfPieces } from "./gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
@@ -68,9 +68,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
     manifest.start("reviews.json", { data: reviewsBytes, parts: async (data) => {
       if (data.length < PART_BYTES * Math.max(months.length, 1)) return undefined;
-      const glue = reviewsJsonGlue(head, months.length);
-      const [open, between, close, ...parts] = await Promise.all([deflatePart(glue.open), deflatePart(glue.between), deflatePart(glue.close, true), ...months.map((m) => m.compressing ?? m.part.gzip)]);
-      return [open!, ...parts.flatMap((part, i) => (i ? [between!, part] : [part])), close!];
+      const layout = reviewsJsonLayout(head, months.length);
+      return Promise.all(layout.map((piece, i) => (typeof piece === "number" ? (months[piece]!.compressing ?? months[piece]!.part.gzip) : deflatePart(piece, i === layout.length - 1))));
     } });
     manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
     const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);

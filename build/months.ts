@@ -9,6 +9,7 @@
 import { hash } from "node:crypto";
 import type { PublicReview } from "../core/schema/public.ts";
 import { changedAt, latest, newestFirst } from "../core/dataset.ts";
+import { reviewsChunk } from "../core/dist/reviews-json.ts";
 import { utf8 } from "../core/json.ts";
 import type { BuildCache } from "./cache.ts";
 import { toPublicReview, type Published } from "./dataset.ts";
@@ -32,8 +33,8 @@ export interface MonthPart {
   lines: string;
   ratings: Uint8Array;
   /**
-   * Each review's JSON as reviews.json has it, joined by ",\n", as UTF-8 (kept and read back as
-   * bytes, a third of the text's size); and that text compressed (build/gzip.ts).
+   * Its reviews as one chunk of reviews.json (core/dist/reviews-json.ts: reviewsChunk), as UTF-8
+   * (kept and read back as bytes, a third of the text's size); and that chunk compressed (build/gzip.ts).
    */
   json: Uint8Array;
   gzip: Uint8Array;
@@ -107,7 +108,7 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
       ids: reviews.map((r) => r.id).join("\n"),
       lines: reviews.map((r) => hashes.get(r.id)!).join("\n"),
       ratings: Uint8Array.from(reviews, (r) => r.rating),
-      json: Buffer.from(reviews.map((r) => JSON.stringify(r)).join(",\n")),
+      json: reviewsChunk(reviews),
       sitemap: Buffer.from(reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n")),
       updated: latest(reviews.map(changedAt)),
     };

@@ -21,21 +21,30 @@ function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): string {
   return `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"updated":${JSON.stringify(updated)}${REVIEWS_OPEN}`;
 }
 
-/** The text around reviews.json's chunks of reviews: before the first, between two, after the last. */
-export function reviewsJsonGlue(head: Omit<ReviewsDataset, "reviews">, chunks: number): { open: string; between: string; close: string } {
-  return { open: `${reviewsJsonHead(head)}\n`, between: ",\n", close: chunks ? `\n${REVIEWS_JSON_TAIL}` : REVIEWS_JSON_TAIL };
+/** What stands between two reviews' JSON in reviews.json: a comma and a line break. */
+const BETWEEN = ",\n";
+
+/** Reviews' JSON (newest first) as one chunk of reviews.json: one review a line, as the file has them. */
+export function reviewsChunk(reviews: readonly PublicReview[]): Buffer {
+  return Buffer.from(reviews.map((r) => JSON.stringify(r)).join(BETWEEN));
 }
 
 /**
- * reviews.json from its head and its reviews' lines, in chunks: each chunk one or more reviews'
- * JSON (newest first), joined by ",\n", as text or UTF-8 (the build keeps a month's reviews as
- * one chunk). Bytes, not a string: a million reviews make a JSON text larger than the longest
- * string V8 can hold (~512 MiB).
+ * reviews.json as its pieces in order, for `chunks` chunks (reviewsChunk, newest first): the text
+ * around and between them, and each chunk's index where it goes. reviewsJson puts it together;
+ * the build puts its gzip copy together the same way from the chunks compressed apart.
  */
-export function reviewsJson(head: Omit<ReviewsDataset, "reviews">, chunks: readonly (string | Uint8Array)[]): Buffer {
-  const glue = reviewsJsonGlue(head, chunks.length);
-  const bytes = (text: string | Uint8Array) => (typeof text === "string" ? Buffer.from(text) : text);
-  return Buffer.concat([bytes(glue.open), ...chunks.flatMap((chunk, i) => (i ? [bytes(glue.between), bytes(chunk)] : [bytes(chunk)])), bytes(glue.close)]);
+export function reviewsJsonLayout(head: Omit<ReviewsDataset, "reviews">, chunks: number): (string | number)[] {
+  const between = Array.from({ length: chunks }, (_, i) => (i ? [BETWEEN, i] : [i])).flat();
+  return [`${reviewsJsonHead(head)}\n`, ...between, chunks ? `\n${REVIEWS_JSON_TAIL}` : REVIEWS_JSON_TAIL];
+}
+
+/**
+ * reviews.json from its head and its chunks of reviews (reviewsChunk). Bytes, not a string: a
+ * million reviews make a JSON text larger than the longest string V8 can hold (~512 MiB).
+ */
+export function reviewsJson(head: Omit<ReviewsDataset, "reviews">, chunks: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(reviewsJsonLayout(head, chunks.length).map((piece) => (typeof piece === "number" ? chunks[piece]! : Buffer.from(piece))));
 }
 
 export class DistFormatError extends Error {

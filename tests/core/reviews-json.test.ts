@@ -7,7 +7,7 @@ import { published } from "../../build/dataset.ts";
 import { loadData } from "../../build/load.ts";
 import { planMonths, reviewsOf } from "../../build/months.ts";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
-import { DistFormatError, readReviewsJson, reviewsJson } from "../../core/dist/reviews-json.ts";
+import { DistFormatError, readReviewsJson, reviewsChunk, reviewsJson } from "../../core/dist/reviews-json.ts";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";
 
 const BASE_URL = "https://reviews.example";
@@ -21,7 +21,7 @@ const dataset = async (): Promise<ReviewsDataset> => {
 };
 
 /** The file written from the head and a chunk per review (the build writes a chunk per month). */
-const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) => writeFile(file, reviewsJson(head, reviews.map((r) => JSON.stringify(r))));
+const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) => writeFile(file, reviewsJson(head, reviews.map((r) => reviewsChunk([r]))));
 
 describe("reviews.json", () => {
   it("reads back what the writer wrote: the head, every review in order, and each review's line as its JSON", async () => {
