@@ -7,66 +7,72 @@
  * each line, which month parts the previous dist/'s review pages show, and the compressed copies.
  */
 import { hash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
+import { build as esbuild } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/** The folders whose files are hashed: every source below is in one of them. */
-export const CODE_FOLDERS = ["build", "core", "views", "site"];
-
 /**
- * The code behind each kind of output the cache keeps, as folders and files of the project: a
- * change to one of them makes that output's cached copies stale, and leaves the others. The
- * lockfile counts for all (Eleventy's or esbuild's version changes bytes too), and so does
- * Node's version (its zlib and brotli make the compressed copies, its V8 the model's arithmetic).
- * tests/build/cache.test.ts checks that each list holds every module its entries import.
+ * What each kind of output the cache keeps is made from: its entries, with every module they
+ * import (as esbuild's metafile lists them: type-only imports drop out, packages count through the
+ * lockfile), and files read at run time or that use only part of what they import. A change to
+ * any of them makes that output's cached copies stale and leaves the others. The lockfile counts
+ * for all (Eleventy's or esbuild's version changes bytes too), and so does Node's version (its
+ * zlib and brotli make the compressed copies, its V8 the model's arithmetic).
  */
-export const SOURCES = {
-  /** Each text's aspect mentions; the model's weights are a file in the folder, read at run time. */
-  analysis: ["build/sentiment", "build/threads.ts"],
+export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
+  /** Each text's aspect mentions; the model's weights are a file, read at run time. */
+  analysis: { entries: ["build/sentiment/parallel.ts"], files: ["build/sentiment/model.json"] },
+  /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
+  months: { entries: ["build/months.ts"], files: ["build/sentiment/model.json"] },
+  /** Whether a line is a valid review as it stands. */
+  verbatim: { entries: ["build/load.ts"] },
   /**
-   * A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and
-   * their figures (entry: build/months.ts).
+   * A review's page from its line: read, made public, rendered and written (build/pages.ts, which
+   * writes the files, counts alone: through months.ts it imports the figures' code too).
    */
-  months: ["build/months.ts", "build/gzip.ts", "build/dataset.ts", "build/insights.ts", "build/faq.ts", "build/summary.ts", "build/topics.ts", "build/sentiment", "build/threads.ts", "core/dataset.ts", "core/json.ts", "core/urls.ts"],
-  /** Whether a line is a valid review as it stands (entry: build/load.ts). */
-  verbatim: ["build/load.ts", "build/validate.ts", "build/line-cache.ts", "build/problems.ts", "core/schema/records.ts"],
-  /**
-   * A review's page from its line: read, made public, rendered and written (entries:
-   * build/load.ts, build/dataset.ts, views/review-page.ts; build/pages.ts writes the file).
-   */
-  pages: ["build/load.ts", "build/validate.ts", "build/line-cache.ts", "build/problems.ts", "core/schema/records.ts", "build/dataset.ts", "core/dataset.ts", "core/urls.ts", "views/review-page.ts", "views/html.ts", "build/pages.ts"],
-  /** The pages' script, bundled (entry: site/scripts/reviews.ts). */
-  script: ["site/scripts", "build/script.ts", "views/html.ts", "views/reviews-list.ts", "core/schema/public.ts", "core/schema/records.ts", "core/urls.ts"],
-  /** A file's compressed copies, from its bytes (entry: build/manifest.ts). */
-  compression: ["build/manifest.ts", "build/gzip.ts", "core/dist/etag.ts", "core/dist/manifest.ts", "core/schema/public.ts", "core/schema/records.ts"],
-} as const;
+  pages: { entries: ["build/load.ts", "build/dataset.ts", "views/review-page.ts"], files: ["build/pages.ts"] },
+  /** The pages' script, bundled. */
+  script: { entries: ["site/scripts/reviews.ts", "build/script.ts"] },
+  /** A file's compressed copies, from its bytes. */
+  compression: { entries: ["build/manifest.ts"] },
+};
 
-type Versions = Record<keyof typeof SOURCES, string>;
+type Kind = "analysis" | "months" | "verbatim" | "pages" | "script" | "compression";
+type Versions = Record<Kind, string>;
 
-/** Whether `file` (a path from the project's root) is one of `sources` or in one of them. */
-export function listed(file: string, sources: readonly string[]): boolean {
-  return sources.some((source) => file === source || file.startsWith(`${source}/`));
+/** The modules each entry imports, from the project's root, as esbuild bundles them (about 30 ms). */
+export async function modulesOf(entries: readonly string[]): Promise<Map<string, string[]>> {
+  const result = await esbuild({
+    entryPoints: entries.map((e) => join(ROOT, e)),
+    absWorkingDir: ROOT,
+    outdir: join(ROOT, "node_modules/.cache/reviewcast/modules"),
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    logLevel: "silent",
+  });
+  return new Map(Object.values(result.metafile.outputs).flatMap((o) => (o.entryPoint ? [[o.entryPoint, Object.keys(o.inputs)] as const] : [])));
 }
 
-/** The version of each kind of output's code: a hash of its files (each read once), the lockfile and Node's version. */
-function codeVersions(): Versions {
-  const all = Object.values(SOURCES).flat();
-  const files = CODE_FOLDERS.flatMap((folder) =>
-    readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => relative(ROOT, join(e.parentPath, e.name)).split(sep).join("/"))
-      .filter((file) => listed(file, all))
-      .sort()
-      .map((file) => ({ file, line: `${file} ${hash("sha1", readFileSync(join(ROOT, file)))}` })),
-  );
+/** The version of each kind of output's code: a hash of its modules and files (each read once), the lockfile and Node's version. */
+async function codeVersions(): Promise<Versions> {
+  const modules = await modulesOf([...new Set(Object.values(CODE).flatMap((c) => c.entries))]);
+  const digests = new Map<string, string>();
+  const digest = (file: string) => digests.get(file) ?? digests.set(file, hash("sha1", readFileSync(join(ROOT, file)))).get(file)!;
   const shared = [hash("sha1", readFileSync(join(ROOT, "package-lock.json"))), process.version];
-  const version = (sources: readonly string[]) => hash("sha1", [...files.filter(({ file }) => listed(file, sources)).map((f) => f.line), ...shared].join("\n"));
-  return Object.fromEntries(Object.entries(SOURCES).map(([kind, sources]) => [kind, version(sources)])) as Versions;
+  const version = ({ entries, files = [] }: { entries: string[]; files?: string[] }) => {
+    const all = [...new Set([...entries.flatMap((e) => modules.get(e) ?? [e]), ...files])].sort();
+    return hash("sha1", [...all.map((file) => `${file} ${digest(file)}`), ...shared].join("\n"));
+  };
+  return Object.fromEntries(Object.entries(CODE).map(([kind, code]) => [kind, version(code)])) as Versions;
 }
 
 /** Everything the build reads from and writes to its cache folder. */
@@ -82,7 +88,7 @@ export class BuildCache {
 
   private constructor(
     readonly dir: string | undefined,
-    /** The version of the code behind each kind of output (SOURCES). */
+    /** The version of the code behind each kind of output (CODE). */
     readonly versions: Versions,
   ) {}
 
@@ -92,7 +98,7 @@ export class BuildCache {
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
-    return made ? new BuildCache(dir, codeVersions()) : none;
+    return made ? new BuildCache(dir, await codeVersions()) : none;
   }
 
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
