@@ -4,6 +4,7 @@
  * plain HTML: the form and the paging links lead to /search/. With JavaScript the same page asks
  * the JSON API instead (site/scripts/reviews.ts) and stays in place.
  */
+import { SEARCH_FILTERS, type SearchFilter } from "../core/api/filters.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import { count as formatCount, html, names, page, reviewArticle, scriptJson } from "./html.ts";
 
@@ -42,7 +43,7 @@ const STAR_CHOICES = [5, 4, 3, 2, 1];
  * The filters behind "More filters", a disclosure that works without script: closed unless one of
  * them is set, so that on a phone the first screen shows reviews, not a form.
  */
-const MORE_FILTERS = ["rating", "min_rating", "mentions_technician", "mentions_service", "since", "until"];
+const MORE_FILTERS: SearchFilter[] = ["rating", "min_rating", "mentions_technician", "mentions_service", "since", "until"];
 const AT_LEAST_CHOICES = [4, 3, 2];
 
 export function reviewsListPage(v: ReviewsList): string {
@@ -69,14 +70,14 @@ export function reviewsListPage(v: ReviewsList): string {
   ].filter(Boolean);
   const body = `<h1>Reviews</h1>
 <form id="filters" class="filters" action="${baseUrl}/search/" data-api="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
-<div class="words"><label for="f-words">Words</label><input id="f-words" name="words" type="search" placeholder="e.g. spiders ants"${value("words")}></div>
+<div class="words"><label for="f-words">${SEARCH_FILTERS.words.label}</label><input id="f-words" name="words" type="search" placeholder="e.g. spiders ants"${value("words")}></div>
 <details class="more"${MORE_FILTERS.some((name) => filters[name]) ? " open" : ""}><summary>More filters: stars, technician, service, dates</summary><div class="grid">
-<div><label for="f-rating">Stars</label><select id="f-rating" name="rating"><option value="">Any</option>${STAR_CHOICES.map((s) => `<option value="${s}"${selected("rating", s)}>${stars(s)}</option>`).join("")}</select></div>
-<div><label for="f-min">At least</label><select id="f-min" name="min_rating"><option value="">Any</option>${AT_LEAST_CHOICES.map((s) => `<option value="${s}"${selected("min_rating", s)}>${stars(s)}</option>`).join("")}</select></div>
-<div><label for="f-tech">Technician</label><select id="f-tech" name="mentions_technician"><option value="">Any</option>${options("mentions_technician", business.technicians)}</select></div>
-<div><label for="f-service">Service</label><select id="f-service" name="mentions_service"><option value="">Any</option>${options("mentions_service", business.services)}</select></div>
-<div><label for="f-since">From</label><input id="f-since" name="since" type="date"${value("since")}></div>
-<div><label for="f-until">To</label><input id="f-until" name="until" type="date"${value("until")}></div>
+<div><label for="f-rating">${SEARCH_FILTERS.rating.label}</label><select id="f-rating" name="rating"><option value="">Any</option>${STAR_CHOICES.map((s) => `<option value="${s}"${selected("rating", s)}>${stars(s)}</option>`).join("")}</select></div>
+<div><label for="f-min">${SEARCH_FILTERS.min_rating.label}</label><select id="f-min" name="min_rating"><option value="">Any</option>${AT_LEAST_CHOICES.map((s) => `<option value="${s}"${selected("min_rating", s)}>${stars(s)}</option>`).join("")}</select></div>
+<div><label for="f-tech">${SEARCH_FILTERS.mentions_technician.label}</label><select id="f-tech" name="mentions_technician"><option value="">Any</option>${options("mentions_technician", business.technicians)}</select></div>
+<div><label for="f-service">${SEARCH_FILTERS.mentions_service.label}</label><select id="f-service" name="mentions_service"><option value="">Any</option>${options("mentions_service", business.services)}</select></div>
+<div><label for="f-since">${SEARCH_FILTERS.since.label}</label><input id="f-since" name="since" type="date"${value("since")}></div>
+<div><label for="f-until">${SEARCH_FILTERS.until.label}</label><input id="f-until" name="until" type="date"${value("until")}></div>
 </div></details>
 <div class="actions"><button type="submit">Show reviews</button> <a class="button" href="${baseUrl}/reviews/">Clear</a></div>
 </form>

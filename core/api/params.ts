@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { PublicReview } from "../schema/public.ts";
 import { IsoDate, Slug } from "../schema/records.ts";
+import { PAGING_LABELS, SEARCH_FILTERS, type SearchFilter } from "./filters.ts";
 
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
 export const SINCE_LIMIT = { default: 1000, max: 1000 } as const;
@@ -22,19 +23,17 @@ const text = (max: number) => z.string().min(1, { error: "expected some text" })
 
 /** Fields the search and MCP search_reviews share. Values are typed (numbers are numbers). */
 export const searchFields = {
-  rating: wholeBetween(1, 5, "stars").optional().describe("Only reviews with exactly this many stars (1 to 5)"),
-  min_rating: z.number({ error: "expected a number of stars from 1 to 5" }).min(1, { error: "expected a number of stars from 1 to 5" }).max(5, { error: "expected a number of stars from 1 to 5" }).optional().describe("Only reviews with at least this many stars (1 to 5); combines with rating (both apply)"),
-  since: IsoDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD)"),
-  until: IsoDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD)"),
-  query: text(200).optional().describe("Case-insensitive substring of the review text"),
-  words: text(200).regex(/[\p{L}\p{N}]/u, { error: "expected at least one word (letters or digits)" }).optional()
-    .describe('Words that must all appear in the text as whole words, in any order and any form, ignoring case: "spiders ants" finds reviews that name both; "termites" finds "termite" too'),
-  mentions_technician: text(100).optional()
-    .describe("Technician id or name, case-insensitive; a first name alone works when only one technician has it"),
-  mentions_service: Slug.optional().describe("Service id, as listed in reviews.json business.services"),
+  rating: wholeBetween(1, 5, "stars").optional().describe(SEARCH_FILTERS.rating.description),
+  min_rating: z.number({ error: "expected a number of stars from 1 to 5" }).min(1, { error: "expected a number of stars from 1 to 5" }).max(5, { error: "expected a number of stars from 1 to 5" }).optional().describe(SEARCH_FILTERS.min_rating.description),
+  since: IsoDate.optional().describe(SEARCH_FILTERS.since.description),
+  until: IsoDate.optional().describe(SEARCH_FILTERS.until.description),
+  query: text(200).optional().describe(SEARCH_FILTERS.query.description),
+  words: text(200).regex(/[\p{L}\p{N}]/u, { error: "expected at least one word (letters or digits)" }).optional().describe(SEARCH_FILTERS.words.description),
+  mentions_technician: text(100).optional().describe(SEARCH_FILTERS.mentions_technician.description),
+  mentions_service: Slug.optional().describe(SEARCH_FILTERS.mentions_service.description),
   limit: wholeBetween(1, SEARCH_LIMIT.max, "reviews").default(SEARCH_LIMIT.default).describe(`Most reviews to return (1 to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default})`),
   cursor: Cursor.optional(),
-};
+} satisfies Record<SearchFilter | keyof typeof PAGING_LABELS, z.ZodType>;
 
 /** `since` after `until` is refused, over HTTP and MCP alike (README, "Search"). */
 export function sinceNotAfterUntil(ctx: { value: { since?: string; until?: string }; issues: z.core.$ZodRawIssue[] }): void {

@@ -11,6 +11,7 @@ import { contradiction, PAGE_SIZE, reviewsListPage } from "../../views/reviews-l
 import type { BundleRef } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
 import { parseQuery } from "../http/query.ts";
+import { labelOf } from "../../core/api/filters.ts";
 import { SearchParams } from "../../core/api/params.ts";
 import { encodeCursor } from "../../core/cursor.ts";
 import { searchReviews } from "../search/run.ts";
@@ -51,10 +52,6 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
   };
 }
 
-const LABELS: Record<string, string> = {
-  words: "Words", query: "Phrase", rating: "Stars", min_rating: "At least", mentions_technician: "Technician", mentions_service: "Service", since: "From", until: "To", cursor: "Page", limit: "Page size",
-};
-
 function describe(issues: Issue[]): string {
-  return issues.map((i) => `${LABELS[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; ");
+  return issues.map((i) => `${labelOf(String(i.path[0]))}: ${i.message}`).join("; ");
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEARCH_FILTERS } from "../../core/api/filters.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { MemoryRevocations, RevocationCheck, SessionSigner } from "../../sidecar/mcp/session.ts";
 import { connectClient, INITIALIZE, rpc } from "../helpers/mcp.ts";
@@ -44,6 +45,11 @@ describe("MCP with the SDK's client over HTTP", () => {
       ["cursor", "detail", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until", "words"],
     );
     expect(search.inputSchema.properties!.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
+    // Every filter is named in the description and described in the schema, from core/api/filters.ts.
+    for (const [name, filter] of Object.entries(SEARCH_FILTERS)) {
+      expect(search.description, name).toContain(filter.brief);
+      expect(search.inputSchema.properties![name], name).toMatchObject({ description: filter.description });
+    }
   });
 
   it("get_business returns the business, its rating and the ids other tools take", async () => {

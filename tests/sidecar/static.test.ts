@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEARCH_FILTERS } from "../../core/api/filters.ts";
 import type { Manifest } from "../../core/dist/manifest.ts";
 import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
@@ -172,5 +173,19 @@ describe("review pages", () => {
       expect(res.status, id).toBe(200);
       expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(join(dist, "reviews", `${id}.html`))), id).toBe(true);
     }
+  });
+});
+
+describe("the /search/ page's filters", () => {
+  it("are labelled from core/api/filters.ts, in the form and in a refusal's message", async () => {
+    const refused = async (query: string) => {
+      const res = await sidecar.app.request(`/search/?${query}`);
+      expect(res.status).toBe(400);
+      return res.text();
+    };
+    const page = await refused("rating=9");
+    for (const filter of Object.values(SEARCH_FILTERS)) if (filter !== SEARCH_FILTERS.query) expect(page).toContain(`>${filter.label}</label>`);
+    expect(page).toContain(`${SEARCH_FILTERS.rating.label}: expected`);
+    expect(await refused("mentions_service=nope")).toContain(`${SEARCH_FILTERS.mentions_service.label}: unknown service id`);
   });
 });

@@ -1,5 +1,6 @@
 /** search_reviews: the HTTP search's parameters, rules and results (search/run.ts), as a page of reviews. */
 import { z } from "zod";
+import { SEARCH_FILTERS } from "../../../core/api/filters.ts";
 import { searchFields, sinceNotAfterUntil } from "../../../core/api/params.ts";
 import { searchReviews } from "../../search/run.ts";
 import { Detail, pageContent, PageOut } from "../pages.ts";
@@ -9,8 +10,7 @@ export const searchReviewsTool = defineTool({
   name: "search_reviews",
   config: {
     title: "Search reviews",
-    description:
-      "Find verified reviews. Filters are optional and combine with AND: rating (exact stars), min_rating, since/until (YYYY-MM-DD), query (a case-insensitive phrase in the text), words (whole words in any form, all required, e.g. spiders ants), mentions_technician (id or name; a first name works when unique), mentions_service (a service id from get_business). Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.",
+    description: `Find verified reviews. Filters are optional and combine with AND: ${Object.values(SEARCH_FILTERS).map((f) => f.brief).join(", ")}. Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.`,
     inputSchema: z.strictObject({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
     outputSchema: PageOut,
     annotations: READ_ONLY,
