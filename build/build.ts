@@ -26,6 +26,7 @@ import { deflatePart, partsOfPieces } from "./gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
+import { later } from "./later.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
 const PIECES_BYTES = 4_000_000;
@@ -57,9 +58,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // writes reviews.json and sitemap.xml, which libuv's threads compress while the rest goes on,
     // and the review pages are written on another worker. The manifest leaves the pages out: the
     // sidecar reads a review's page from disk (routes/static.get.ts).
-    const figuring = figureMonths(months, context, cache);
-    // Awaited below; a build stopped before then must not die of an unhandled rejection.
-    figuring.catch(() => {});
+    const figuring = later(figureMonths(months, context, cache));
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
     const reviewsBytes = reviewsJson(head, months.map((m) => m.part.json));
@@ -74,8 +73,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
     const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
-    const writingPages = pages.carried ? Promise.resolve() : pages.writeAll(staging);
-    writingPages.catch(() => {});
+    const writingPages = later(pages.carried ? Promise.resolve() : pages.writeAll(staging));
     await figuring;
     const insights = insightsOf(months, head, baseUrl);
     // Written here rather than by a template, so that it is compressed while Eleventy renders.

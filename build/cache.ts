@@ -4,7 +4,9 @@
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
  * It holds each month's part (build/months.ts) and its texts' mentions, the schema's verdict on
- * each line, which month parts the previous dist/'s review pages show, and the compressed copies.
+ * each line, which month parts the previous dist/'s review pages show, the pages' script, each
+ * kind through a typed Store (its files' names, its version, pruning), every part checked against
+ * the hash kept beside it before use; and the compressed copies, by their content's hash.
  */
 import { hash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -101,6 +103,14 @@ export class BuildCache {
     return made ? new BuildCache(dir, await codeVersions()) : none;
   }
 
+  /**
+   * The parts of one kind of output, in files named `${prefix}.v8` or `${prefix}-${name}.v8`, kept
+   * under the version of that kind's code (and of `inputs`, when they depend on more than code).
+   */
+  store<T>(kind: Kind, prefix: string, inputs = ""): Store<T> {
+    return new Store<T>(this, prefix, inputs ? hash("sha1", `${this.versions[kind]}\n${inputs}`) : this.versions[kind]);
+  }
+
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
   async read<T>(part: string, version: string): Promise<T | undefined> {
     if (!this.dir) return undefined;
@@ -135,17 +145,25 @@ export class BuildCache {
     return written;
   }
 
-  /** Remove the parts whose names match `pattern` but are not in `keep` (months no longer published). */
-  async prune(pattern: RegExp, keep: ReadonlySet<string>): Promise<void> {
-    if (!this.dir) return;
-    for (const name of await readdir(this.dir).catch(() => [])) {
-      // A part's hash goes with it.
-      const part = name.endsWith(DIGEST) ? name.slice(0, -DIGEST.length) : name;
-      if (pattern.test(part) && !keep.has(part)) await rm(join(this.dir, name), { force: true }).catch(() => {});
-    }
+  /**
+   * Remove the parts whose names match `pattern` but are not in `keep` (months no longer
+   * published), while the build goes on; `settled` waits for it.
+   */
+  prune(pattern: RegExp, keep: ReadonlySet<string>): Promise<void> {
+    const dir = this.dir;
+    if (!dir) return Promise.resolve();
+    const pruned = (async () => {
+      for (const name of await readdir(dir).catch(() => [])) {
+        // A part's hash goes with it.
+        const part = name.endsWith(DIGEST) ? name.slice(0, -DIGEST.length) : name;
+        if (pattern.test(part) && !keep.has(part)) await rm(join(dir, name), { force: true }).catch(() => {});
+      }
+    })();
+    this.writing.push(pruned);
+    return pruned;
   }
 
-  /** Every part this build started keeping, written (or given up on). */
+  /** Every part this build started keeping, written (or given up on), and every prune done. */
   async settled(): Promise<void> {
     await Promise.all(this.writing);
   }
@@ -173,6 +191,37 @@ export class BuildCache {
       const path = join(folder, name);
       if (!used.has(path) && !name.endsWith(".tmp")) await rm(path, { force: true }).catch(() => {});
     }
+  }
+}
+
+/** One kind of part in the cache: read, kept and pruned by name, always under its version. */
+export class Store<T> {
+  constructor(
+    private readonly cache: BuildCache,
+    private readonly prefix: string,
+    /** The version its parts are kept under: a hash of its code (and inputs). */
+    readonly version: string,
+  ) {}
+
+  private file(name?: string): string {
+    return name === undefined ? `${this.prefix}.v8` : `${this.prefix}-${name}.v8`;
+  }
+
+  /** The part, or undefined when it is missing, from other code, or broken (build/cache.ts: read). */
+  get(name?: string): Promise<T | undefined> {
+    return this.cache.read<T>(this.file(name), this.version);
+  }
+
+  /** Keep the part; written while the build goes on (BuildCache.settled waits for it). */
+  set(value: T, name?: string): void {
+    void this.cache.write(this.file(name), this.version, value);
+  }
+
+  /** Remove this kind's named parts whose names are not in `present` (months no longer published). */
+  prune(present: Iterable<string>): void {
+    const kept = new Set([...present].map((name) => this.file(name)));
+    const prefix = this.prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    void this.cache.prune(new RegExp(`^${prefix}-.*\\.v8$`), kept);
   }
 }
 

@@ -64,8 +64,8 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
   const now = nowIn(business?.time_zone);
   // A line seen before was checked against these lists: with others, every line is read again.
-  const version = cache?.dir && hash("sha1", [cache.versions.verbatim, ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n"));
-  const kept = version ? await cache!.read<Record<string, FileLines>>(LINES_PART, version) : undefined;
+  const store = cache?.dir ? cache.store<Record<string, FileLines>>("verbatim", LINES_PART, Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-")).join("\n")) : undefined;
+  const kept = await store?.get();
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(
     (names) => names.filter((n) => n.endsWith(".jsonl")).sort(),
@@ -84,7 +84,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   for (const fileName of files) {
     const path = join(reviewDir, fileName);
     const file = name(join(DATA_FILES.reviews, fileName));
-    const fileHash = version ? await hashFile(path) : "";
+    const fileHash = store ? await hashFile(path) : "";
     const before = kept?.[fileName];
     const lines = before?.file === fileHash ? unpack(before) : await readLines(path, file, before, known, now, problems);
     lines.ids.forEach((id, i) => {
@@ -95,7 +95,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     });
     read.push(lines);
     names.push(file);
-    if (version) keep[fileName] = before?.file === fileHash ? before : pack(fileHash, lines);
+    if (store) keep[fileName] = before?.file === fileHash ? before : pack(fileHash, lines);
   }
   for (const { f, line, id } of repeated) {
     const first = read.findIndex((lines) => lines.ids.includes(id));
@@ -114,7 +114,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     if (problems.length > MAX_PROBLEMS) shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
     throw new DataError(shown);
   }
-  if (version) void cache!.write(LINES_PART, version, keep);
+  store?.set(keep);
 
   const months = new Map<string, { count: number; digests: string[] }>();
   read.forEach((lines, f) => {

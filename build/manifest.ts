@@ -12,6 +12,7 @@ import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
 import { deflatePart, gzipOf, partHolds } from "./gzip.ts";
 import { createHash } from "node:crypto";
+import { later } from "./later.ts";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -73,10 +74,8 @@ export class ManifestWriter {
    */
   start(file: string, { data, parts }: { data?: Buffer; parts?: Parts } = {}): void {
     if (this.described.has(file)) return;
-    const described = this.describe(file, data, parts);
-    // Awaited by `write`; a build stopped before then must not die of an unhandled rejection.
-    described.catch(() => {});
-    this.described.set(file, described);
+    // Awaited by `write`.
+    this.described.set(file, later(this.describe(file, data, parts)));
   }
 
   /**
@@ -97,9 +96,7 @@ export class ManifestWriter {
         await this.described.get(todo[i]!);
       }
     };
-    const all = Promise.all(Array.from({ length: 4 }, worker));
-    all.catch(() => {});
-    this.listed = { list, all };
+    this.listed = { list, all: later(Promise.all(Array.from({ length: 4 }, worker))) };
   }
 
   private listed?: { list: string[]; all: Promise<unknown> };

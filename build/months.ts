@@ -16,6 +16,7 @@ import { toPublicReview, type Published } from "./dataset.ts";
 import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "./insights.ts";
 import type { Line, SourceData } from "./load.ts";
 import { deflatePart } from "./gzip.ts";
+import { later } from "./later.ts";
 import { concat, decode, judge, split } from "./sentiment/parallel.ts";
 import { phrasesOf, type Phrases } from "./topics.ts";
 
@@ -62,8 +63,8 @@ export interface MonthContext {
 }
 
 /** The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes them). */
-const monthFile = (month: string) => `month-${month}.v8`;
-const analysisFile = (month: string) => `analysis-${month}.v8`;
+const monthParts = (cache: BuildCache) => cache.store<MonthPart>("months", "month");
+const analyses = (cache: BuildCache) => cache.store<Analysis>("analysis", "analysis");
 
 /** A month's texts' mentions: each text's hash, and their encodings one after the other. */
 interface Analysis {
@@ -77,8 +78,9 @@ interface Analysis {
  */
 export async function planMonths(source: SourceData, baseUrl: string, context: MonthContext, cache: BuildCache): Promise<Month[]> {
   const names = [...source.months.keys()].sort().reverse();
-  const kept = await Promise.all(names.map((month) => cache.read<MonthPart>(monthFile(month), cache.versions.months)));
-  const shared = `${cache.versions.months}\n${baseUrl}\n${JSON.stringify(context)}`;
+  const parts = monthParts(cache);
+  const kept = await Promise.all(names.map((month) => parts.get(month)));
+  const shared = `${parts.version}\n${baseUrl}\n${JSON.stringify(context)}`;
   const planned = names.map((month, i) => {
     const content = cache.dir ? hash("sha1", source.months.get(month)!.digests.join("\n"), "base64") : "";
     const key = cache.dir ? hash("sha1", `${shared}\n${content}`, "base64") : "";
@@ -112,9 +114,8 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
       sitemap: Buffer.from(reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n")),
       updated: latest(reviews.map(changedAt)),
     };
-    const compressing = deflatePart(part.json);
-    // Awaited by `figureMonths`; a build stopped before then must not die of an unhandled rejection.
-    compressing.catch(() => {});
+    // Awaited by `figureMonths`.
+    const compressing = later(deflatePart(part.json));
     return { part: part as MonthPart, reviews, previous, compressing };
   });
 }
@@ -126,7 +127,8 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
  */
 export async function figureMonths(months: readonly Month[], context: MonthContext, cache: BuildCache): Promise<void> {
   const made = months.filter((m): m is Required<Month> => m.reviews !== undefined);
-  const kept = await Promise.all(made.map((m) => cache.read<Analysis>(analysisFile(m.part.month), cache.versions.analysis)));
+  const [parts, analysed] = [monthParts(cache), analyses(cache)];
+  const kept = await Promise.all(made.map((m) => analysed.get(m.part.month)));
   const keys = made.map((m) => (cache.dir ? m.reviews.map((r) => hash("sha1", r.text, "base64")) : []));
   const entries: (Int32Array | undefined)[][] = made.map((m, i) => {
     const known = new Map<string, Int32Array>();
@@ -135,9 +137,7 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
     return m.reviews.map((_, j) => known.get(keys[i]![j]!));
   });
   const texts = made.flatMap((m, i) => m.reviews.filter((_, j) => !entries[i]![j]).map((r) => r.text));
-  const judging = judge(texts);
-  // Awaited below; a build stopped before then must not die of an unhandled rejection.
-  judging.catch(() => {});
+  const judging = later(judge(texts));
   const phrases: Phrases[] = made.map((m) => phrasesOf(m.reviews.map((r) => r.text), context.names));
   const judged = await judging;
   for (const m of made) m.part.gzip = await m.compressing!;
@@ -145,14 +145,13 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
   made.forEach((m, i) => {
     const own = entries[i]!.map((entry) => entry ?? judged[next++]!);
     m.part.figures = monthFigures(m.reviews, own.map(decode), phrases[i]!);
-    void cache.write(monthFile(m.part.month), cache.versions.months, m.part);
-    if (!kept[i] || own.some((entry, j) => entry !== entries[i]![j])) {
-      void cache.write(analysisFile(m.part.month), cache.versions.analysis, { keys: keys[i]!, data: concat(own) } satisfies Analysis);
-    }
+    parts.set(m.part, m.part.month);
+    if (!kept[i] || own.some((entry, j) => entry !== entries[i]![j])) analysed.set({ keys: keys[i]!, data: concat(own) }, m.part.month);
   });
   // Months no longer published are not kept.
-  const present = new Set(months.flatMap((m) => [monthFile(m.part.month), analysisFile(m.part.month)]));
-  void cache.prune(/^(?:month|analysis)-.*\.v8$/, present);
+  const present = months.map((m) => m.part.month);
+  parts.prune(present);
+  analysed.prune(present);
 }
 
 /** A month's reviews, newest first: parsed back from their JSON when the part was kept. */

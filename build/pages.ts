@@ -73,7 +73,7 @@ export class ReviewPages {
   static async plan(distDir: string, months: readonly Month[], business: PublicBusiness, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
     const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
-    const kept = await cache?.read<KeptPages>(PAGES_PART, cache.versions.pages);
+    const kept = await cache?.store<KeptPages>("pages", PAGES_PART).get();
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
     const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
@@ -190,7 +190,7 @@ export class ReviewPages {
     if (!this.cache || !manifest) return;
     const months = Object.fromEntries(this.months.map((m) => [m.part.month, m.part.content]));
     const { mtimeMs, ino } = await stat(join(distDir, "reviews"));
-    await this.cache.write(PAGES_PART, this.cache.versions.pages, { dist: hash("sha1", manifest), shared: this.shared, months, folder: { mtimeMs, ino } } satisfies KeptPages);
+    this.cache.store<KeptPages>("pages", PAGES_PART).set({ dist: hash("sha1", manifest), shared: this.shared, months, folder: { mtimeMs, ino } });
   }
 }
 
@@ -202,4 +202,4 @@ interface KeptPages {
   /** The reviews/ folder's time and inode: a file added or removed there changes its time. */
   folder: { mtimeMs: number; ino: number };
 }
-const PAGES_PART = "pages.v8";
+const PAGES_PART = "pages";

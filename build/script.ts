@@ -7,7 +7,8 @@ import type { BuildCache } from "./cache.ts";
 
 /** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
 export async function bundleScripts(dir: string, cache?: BuildCache): Promise<void> {
-  const kept = await cache?.read<Record<string, Uint8Array>>(SCRIPT_PART, cache.versions.script);
+  const store = cache?.store<Record<string, Uint8Array>>("script", "script");
+  const kept = await store?.get();
   const files =
     kept ??
     Object.fromEntries(
@@ -28,7 +29,5 @@ export async function bundleScripts(dir: string, cache?: BuildCache): Promise<vo
     await mkdir(dirname(join(dir, file)), { recursive: true });
     await writeFile(join(dir, file), contents);
   }
-  if (!kept) void cache?.write(SCRIPT_PART, cache.versions.script, files);
+  if (!kept) store?.set(files);
 }
-
-const SCRIPT_PART = "script.v8";

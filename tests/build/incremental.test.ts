@@ -6,7 +6,8 @@ import { readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { editReview, tempDir, tree } from "../helpers/data.ts";
+import { buildHere } from "../helpers/build.ts";
+import { editReview, review, smallData, tempDir, tree } from "../helpers/data.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 
 const BASE_URL = "https://reviews.incremental.example";
@@ -200,5 +201,20 @@ describe("a build with large months, whose compressed copies are put together fr
     const id = (JSON.parse(first) as { id: string }).id;
     expect(run.stderr).toMatch(new RegExp(`${files.at(-1)} line \\d+ \\(${id}\\): id = "${id}": expected a unique id; \\S*${files[0]} line 1 \\(${id}\\) has it already`));
     expect(await state()).toEqual(before);
+  });
+});
+
+describe("the cache's parts of months no longer published", () => {
+  it("are removed with their hashes, and the others kept", async () => {
+    const root = await tempDir();
+    const [dist, cache] = [join(root, "dist"), join(root, "cache")];
+    const march = review({ id: "r-march", date: "2025-03-02" });
+    const april = review({ id: "r-april", date: "2025-04-02", text: "The spiders were gone the same week." });
+    await buildHere(await smallData([march, april]), dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    const parts = async () => (await readdir(cache)).filter((n) => /^(month|analysis)-/.test(n)).sort();
+    const both = ["2025-03", "2025-04"].flatMap((m) => [`analysis-${m}.v8`, `analysis-${m}.v8.sha256`, `month-${m}.v8`, `month-${m}.v8.sha256`]).sort();
+    expect(await parts()).toEqual(both);
+    await buildHere(await smallData([april]), dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    expect(await parts()).toEqual(both.filter((n) => n.includes("2025-04")));
   });
 });
