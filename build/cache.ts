@@ -47,7 +47,7 @@ export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
 type Kind = "analysis" | "months" | "verbatim" | "pages" | "script" | "compression";
 type Versions = Record<Kind, string>;
 
-/** The modules each entry imports, from the project's root, as esbuild bundles them (about 30 ms). */
+/** The modules each entry imports, from the project's root, as esbuild bundles them (without writing). */
 export async function modulesOf(entries: readonly string[]): Promise<Map<string, string[]>> {
   const result = await esbuild({
     entryPoints: entries.map((e) => join(ROOT, e)),

@@ -198,7 +198,7 @@ async function listFiles(dir: string): Promise<string[]> {
 
 /**
  * The file compressed whole, in one call on libuv's threads: as a stream, each 64 KB chunk waited
- * for this thread, which is busy writing pages, and reviews.json took 5 s to compress.
+ * for this thread, which is busy writing pages (docs/benchmarks.md, "figures behind the code").
  */
 async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise<number> {
   const size = data.length;
@@ -213,8 +213,8 @@ async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise
             // three times as long as 10 on the site's pages for 1-3% smaller, and the pages that
             // show counts change with every review. The largest files (reviews.json and
             // insights.json at 100k reviews, 37 and 22 MB) change with every review too: quality
-            // 4 takes 0.25 s for both where 5 takes 0.4 s each, for 9-13% more bytes (still
-            // 14-22% fewer than gzip).
+            // 4 takes about a third of 5's time, for 9-13% more bytes (still 14-22% fewer than
+            // gzip; docs/benchmarks.md, "figures behind the code").
             [constants.BROTLI_PARAM_QUALITY]: size > HUGE ? 4 : size > LARGE ? 5 : 10,
             [constants.BROTLI_PARAM_SIZE_HINT]: size,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,

@@ -27,9 +27,9 @@ export interface PagesJob {
 }
 
 /**
- * Write each review's page into the folder. Written synchronously, one after the other: 100,000
- * small files took 16 s through the promise API (each write a round trip through libuv's four
- * threads) and 1.5 s this way.
+ * Write each review's page into the folder. Written synchronously, one after the other: through
+ * the promise API each write is a round trip through libuv's four threads, about ten times
+ * slower for many small files (docs/benchmarks.md, "figures behind the code").
  */
 export function writePages({ folder, reviews, context }: PagesJob): void {
   for (const review of reviews) writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, context));
@@ -67,8 +67,8 @@ export class ReviewPages {
    * manifest's hash) and few pages changed, the previous dist/'s pages are brought over and only
    * the changed ones written: those of the months whose lines are not the ones the pages show,
    * and of those only the reviews whose line changed. Otherwise every page is written into a new
-   * folder: on this machine's ext4, writing over 100,000 existing files took 17 s, against 1.5 s
-   * into a new folder.
+   * folder: writing over existing files is about ten times slower than into a new folder
+   * (docs/benchmarks.md, "figures behind the code").
    */
   static async plan(distDir: string, months: readonly Month[], business: PublicBusiness, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
     const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
@@ -113,7 +113,7 @@ export class ReviewPages {
 
   /**
    * Every page into `dir`/reviews/, in a worker thread when there are many: rendering and
-   * writing 100,000 pages is 2.6 s that this thread, busy with the figures, does not have.
+   * writing them takes seconds at 100,000 that this thread, busy with the figures, does not have.
    */
   async writeAll(dir: string): Promise<void> {
     const folder = join(dir, "reviews");

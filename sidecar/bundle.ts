@@ -114,8 +114,8 @@ function heldWhileUsed<T extends object>(make: () => T): () => T {
 /**
  * A full garbage collection, run once a bundle is loaded. Loading parses every review and
  * insights.json, which leaves hundreds of MiB of garbage that V8 would otherwise keep (and the
- * process's RSS with it) until memory grows scarce: 345 MiB at ready at 100,000 reviews, 260 after
- * one collection. Node keeps gc() behind a flag; it is turned on here, for this one use.
+ * process's RSS with it) until memory grows scarce (docs/benchmarks.md: a third of the RSS at ready
+ * at 100,000 reviews). Node keeps gc() behind a flag; it is turned on here, for this one use.
  */
 const collect: () => void = (() => {
   setFlagsFromString("--expose-gc");

@@ -21,7 +21,7 @@ export interface Revocations {
   /**
    * Remember `sid` as ended until `expiresAt` (seconds), unless `limit` sessions are remembered
    * already: then false, and the session stays valid until it expires. (A flood of initialize +
-   * DELETE wrote 30,000 rows in 20 s, each kept for a day.)
+   * DELETE wrote tens of thousands of rows, each kept for a day.)
    */
   revoke(sid: string, expiresAt: number, limit: number): Promise<boolean>;
   /** Those of `sids` that are revoked. */
