@@ -16,7 +16,7 @@ import { topicNames } from "./topics.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
-import { renderSite } from "./render.ts";
+import { loadEleventy, renderSite } from "./render.ts";
 import { ReviewPages } from "./pages.ts";
 import { bundleScripts } from "./script.ts";
 import { writeSitemap } from "./sitemap.ts";
@@ -42,6 +42,8 @@ export interface BuildResult {
 
 export async function build(settings: BuildSettings, progress: (step: string) => void = () => {}): Promise<BuildResult> {
   const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
+  // Imported while the build reads its data (renderSite awaits it); a failed import fails there.
+  later(loadEleventy());
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);

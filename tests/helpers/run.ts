@@ -1,4 +1,6 @@
 /** Run the project's own commands the way a user does, and capture what they print. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 
@@ -37,7 +39,11 @@ export function runCommand(command: string, args: string[], env: Record<string, 
   });
 }
 
-/** `npm run build` with DATA_DIR and DIST_DIR set. */
+/** package.json's `build` script, the command `npm run build` runs ("node ..." run with this node). */
+const BUILD = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { build: string } }).scripts.build.split(" ");
+
+/** `npm run build` with DATA_DIR and DIST_DIR set: package.json's command, without npm around it. */
 export function runBuild(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<Run> {
-  return runScript("build/index.ts", [], { DATA_DIR: dataDir, DIST_DIR: distDir, ...env });
+  if (BUILD[0] !== "node") throw new Error(`package.json's build script no longer starts with node: ${BUILD.join(" ")}`);
+  return runCommand(process.execPath, BUILD.slice(1), { DATA_DIR: dataDir, DIST_DIR: distDir, ...env });
 }
