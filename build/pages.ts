@@ -15,7 +15,8 @@ import { MANIFEST_FILE } from "../core/dist/manifest.ts";
 import type { Feed } from "../core/feed.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { idsOf, linesOf, reviewsOf, type Month } from "./months.ts";
+import { idsOf, reviewsOf, type Month } from "./months.ts";
+import { pagesToChange } from "./page-plan.ts";
 import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
 
@@ -36,9 +37,6 @@ export function writePages({ folder, reviews, context }: PagesJob): void {
 }
 
 const HERE = new URL(import.meta.url);
-
-/** Bring the previous pages over when at most this share of them changed. */
-const CARRY_AT_MOST = 0.1;
 
 type PageContext = Parameters<typeof reviewPage>[1];
 
@@ -78,32 +76,9 @@ export class ReviewPages {
     const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
     const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
     if (!described) return new ReviewPages(context, shared, months, cache, undefined);
-    const changed: PublicReview[] = [];
-    // The pages of the months that change, before and after, to know which go without listing the folder.
-    let listed = folder!.mtimeMs === kept.folder.mtimeMs && folder!.ino === kept.folder.ino && Object.keys(kept.months).every((m) => months.some((x) => x.part.month === m));
-    const before = new Set<string>();
-    const after = new Set<string>();
-    for (const month of months) {
-      const { part, previous } = month;
-      const shown = kept.months[part.month];
-      if (shown === part.content) continue;
-      // The month's pages as the previous part made them, when that is the part they show;
-      // otherwise all of them are written.
-      const known = previous && previous.content === shown;
-      const previousIds = known ? idsOf(previous) : [];
-      const previousLines = known ? linesOf(previous) : [];
-      const lines = known ? new Map(previousIds.map((id, i) => [id, previousLines[i]!])) : undefined;
-      for (const id of previousIds) before.add(id);
-      if (!known) listed &&= shown === undefined;
-      const now = linesOf(part);
-      reviewsOf(month).forEach((r, i) => {
-        after.add(r.id);
-        if (lines?.get(r.id) !== now[i]) changed.push(r);
-      });
-    }
-    const total = months.reduce((n, m) => n + m.part.count, 0);
-    const removed = listed ? [...before].filter((id) => !after.has(id)) : undefined;
-    return new ReviewPages(context, shared, months, cache, changed.length <= CARRY_AT_MOST * total ? changed : undefined, removed);
+    const folderAsKept = folder!.mtimeMs === kept.folder.mtimeMs && folder!.ino === kept.folder.ino;
+    const { changed, removed } = pagesToChange(months, kept.months, folderAsKept);
+    return new ReviewPages(context, shared, months, cache, changed, removed);
   }
 
   /** Whether the previous dist/'s pages are brought over (at the end, by `carryInto`). */

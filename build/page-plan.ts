@@ -1,0 +1,56 @@
+/**
+ * Which review pages a build must write, from the months and what the cache says the previous
+ * dist/'s pages show: a pure plan, which build/pages.ts applies to the file system.
+ */
+import type { PublicReview } from "../core/schema/public.ts";
+import { idsOf, linesOf, reviewsOf, type Month } from "./months.ts";
+
+/** Bring the previous pages over when at most this share of them changed. */
+export const CARRY_AT_MOST = 0.1;
+
+export interface PagePlan {
+  /** The pages to write into the previous dist/'s pages; undefined when too many changed (write every page anew). */
+  changed?: PublicReview[];
+  /**
+   * The pages to remove from the previous dist/'s, when known without listing its folder: no file
+   * came or went there since the last build (`folderAsKept`), and every month whose pages change
+   * had its previous part.
+   */
+  removed?: string[];
+}
+
+/**
+ * `shownBefore`: per month, the content (MonthPart.content) of the part the previous pages show.
+ * A month whose part is that content has no page to write; of the others, only the reviews whose
+ * line changed, when the month's previous part is the one the pages show, or every review.
+ */
+export function pagesToChange(months: readonly Month[], shownBefore: Readonly<Record<string, string>>, folderAsKept: boolean): PagePlan {
+  const changed: PublicReview[] = [];
+  // The pages of the months that change, before and after, to know which go without listing the folder.
+  let listed = folderAsKept && Object.keys(shownBefore).every((m) => months.some((x) => x.part.month === m));
+  const before = new Set<string>();
+  const after = new Set<string>();
+  for (const month of months) {
+    const { part, previous } = month;
+    const shown = shownBefore[part.month];
+    if (shown === part.content) continue;
+    // The month's pages as the previous part made them, when that is the part they show;
+    // otherwise all of them are written.
+    const known = previous && previous.content === shown;
+    const previousIds = known ? idsOf(previous) : [];
+    const previousLines = known ? linesOf(previous) : [];
+    const lines = known ? new Map(previousIds.map((id, i) => [id, previousLines[i]!])) : undefined;
+    for (const id of previousIds) before.add(id);
+    if (!known) listed &&= shown === undefined;
+    const now = linesOf(part);
+    reviewsOf(month).forEach((r, i) => {
+      after.add(r.id);
+      if (lines?.get(r.id) !== now[i]) changed.push(r);
+    });
+  }
+  const total = months.reduce((n, m) => n + m.part.count, 0);
+  return {
+    changed: changed.length <= CARRY_AT_MOST * total ? changed : undefined,
+    removed: listed ? [...before].filter((id) => !after.has(id)) : undefined,
+  };
+}

@@ -1,0 +1,51 @@
+/** The pure plan of which review pages a build writes (build/page-plan.ts), on months planned from real data. */
+import { describe, expect, it } from "vitest";
+import { BuildCache } from "../../build/cache.ts";
+import { loadData } from "../../build/load.ts";
+import { planMonths, type Month } from "../../build/months.ts";
+import { pagesToChange } from "../../build/page-plan.ts";
+import { review, smallData, tempDir } from "../helpers/data.ts";
+
+const BASE_URL = "https://reviews.plan.example";
+
+/** The months of these reviews as a build with a cache plans them (their parts' content is set). */
+async function months(reviews: unknown[]): Promise<Month[]> {
+  const cache = await BuildCache.open(await tempDir());
+  return planMonths(await loadData(await smallData(reviews)), BASE_URL, { names: [] }, cache);
+}
+
+const shown = (ms: readonly Month[]) => Object.fromEntries(ms.map((m) => [m.part.month, m.part.content]));
+const ids = (plan: { changed?: { id: string }[] }) => plan.changed?.map((r) => r.id).sort();
+
+describe("the review pages a build writes", () => {
+  // Twelve months of ten reviews: one month's pages are a twelfth of them.
+  const many = Array.from({ length: 120 }, (_, i) => review({ id: `r-${String(i).padStart(3, "0")}`, date: `2024-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + Math.floor(i / 12)).padStart(2, "0")}` }));
+
+  it("are none when every month's pages show its part, and no page goes", async () => {
+    const ms = await months(many);
+    expect(pagesToChange(ms, shown(ms), true)).toEqual({ changed: [], removed: [] });
+  });
+
+  it("are a month's every page when its pages showed another part the build no longer has", async () => {
+    const ms = await months(many);
+    const before = { ...shown(ms), "2024-03": "something else" };
+    const plan = pagesToChange(ms, before, true);
+    expect(ids(plan)).toEqual(ms.find((m) => m.part.month === "2024-03")!.reviews!.map((r) => r.id).sort());
+    expect(ids(plan)).toHaveLength(10);
+    // The month's previous pages are not known: which files go is found by listing the folder.
+    expect(plan.removed).toBeUndefined();
+  });
+
+  it("are those of a month not shown before, and the pages to remove are known without listing the folder", async () => {
+    const ms = await months([...many, review({ id: "r-new", date: "2025-05-01" })]);
+    const before = Object.fromEntries(Object.entries(shown(ms)).filter(([m]) => m !== "2025-05"));
+    expect(pagesToChange(ms, before, true)).toEqual({ changed: [expect.objectContaining({ id: "r-new" })], removed: [] });
+    expect(pagesToChange(ms, before, false).removed).toBeUndefined();
+  });
+
+  it("are all written anew (no plan of changes) when more than a tenth of them change", async () => {
+    const ms = await months(many);
+    const before = { ...shown(ms), "2024-03": "other", "2024-04": "other" };
+    expect(pagesToChange(ms, before, true).changed).toBeUndefined();
+  });
+});
