@@ -10,6 +10,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
+import { nodeScript } from "../tests/helpers/scripts.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench");
@@ -36,13 +37,14 @@ function run(args: string[], extraEnv: Record<string, string> = {}): Promise<str
 }
 
 /** `npm run serve`'s command (package.json's script, with this node): the sidecar as users run it. */
-const SERVE = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).scripts.serve.split(" ").slice(1) as string[];
+const SERVE_SCRIPT = nodeScript("serve");
+const SERVE = SERVE_SCRIPT.args;
 
 /** Start a TypeScript entry under tsx, or the sidecar as `npm run serve` runs it when `args` is SERVE. */
 async function start(args: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; wallMs: number; line: string }> {
   const started = performance.now();
   // node itself, not the tsx wrapper, so that the pid is the server's own (for its RSS).
-  const child = spawn(process.execPath, args === SERVE ? SERVE : ["--import", "tsx", ...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args === SERVE ? SERVE : ["--import", "tsx", ...args], { cwd: ROOT, env: { ...env, ...(args === SERVE ? SERVE_SCRIPT.env : {}), ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout!.once("data", (d) => resolve(String(d)));
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));

@@ -16,6 +16,7 @@ import { cpus, setPriority, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
+import { nodeScript } from "../tests/helpers/scripts.ts";
 import { testCerts } from "../tests/helpers/subscriber.ts";
 import type { AbuseReport } from "./abuse.ts";
 
@@ -90,10 +91,10 @@ async function main(): Promise<void> {
   const port = 3904;
   const base = `http://127.0.0.1:${port}`;
   // As `npm run serve` runs it (package.json's script, with this node): the RSS is the server's own.
-  const serve = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).scripts.serve.split(" ").slice(1) as string[];
-  const sidecar: ChildProcess = spawn(process.execPath, serve, {
+  const serve = nodeScript("serve");
+  const sidecar: ChildProcess = spawn(process.execPath, serve.args, {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: join(WORK, `state-${Date.now()}`), HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"), MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00", HUB_RETRY_BASE_SECONDS: "1" },
+    env: { ...env, ...serve.env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: join(WORK, `state-${Date.now()}`), HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"), MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00", HUB_RETRY_BASE_SECONDS: "1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let crashed = false;

@@ -2,7 +2,8 @@
  * `npm run serve`: the sidecar compiled to one JavaScript file by esbuild (its packages stay in
  * node_modules), then run in this process. Compiling takes a fraction of a second at each start;
  * running TypeScript through the tsx loader instead held ~40 MiB more for the life of the server.
- * package.json gives node its flags (a young generation of 8 MiB: see docs/benchmarks.md).
+ * package.json gives node its flags and glibc its variables (a young generation of 8 MiB, freed
+ * memory given back: see docs/benchmarks.md).
  */
 import { build, stop } from "esbuild";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -1,10 +1,17 @@
 /** Build JSON and file responses with the headers every read route shares. */
+import type { Readable } from "node:stream";
 import { FastResponse } from "srvx";
 import { CORS_HEADERS } from "./cors.ts";
 import { isNotModified, notModified, type Validators } from "./conditional.ts";
 
+/** A body made as it is sent (a large file's gzip copy, inflated): its length, and a way to open it. */
+export interface Streamed {
+  length: number;
+  open: () => Readable;
+}
+
 export interface Representation {
-  body: string | Buffer;
+  body: string | Buffer | Streamed;
   contentType: string;
   cacheControl: string;
   validators?: Validators;
@@ -23,6 +30,11 @@ export function represent(request: Request, r: Representation): Response {
     headers.etag = r.validators.etag;
     if (r.validators.lastModified) headers["last-modified"] = r.validators.lastModified.toUTCString();
     if (isNotModified(request.headers, r.validators)) return notModified(headers);
+  }
+  if (!(typeof r.body === "string" || Buffer.isBuffer(r.body))) {
+    // Sent as it is made, at the pace the client reads (srvx pipes a Node stream).
+    headers["content-length"] = String(r.body.length);
+    return new FastResponse(request.method === "HEAD" ? null : (r.body.open() as unknown as BodyInit), { status: 200, headers });
   }
   // Encoded once: the length and the bytes sent come from the same buffer.
   const bytes = typeof r.body === "string" ? Buffer.from(r.body) : r.body;

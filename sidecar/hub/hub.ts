@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { Agent } from "node:https";
-import type { BundleRef } from "../bundle.ts";
+import { identityOf, type BundleRef } from "../bundle.ts";
 import type { Delivery, StateStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
 import { resolveCallback } from "./ssrf.ts";
@@ -197,12 +197,12 @@ export class Hub {
       "content-type": topic.contentType,
       link: discoveryLinks(this.baseUrl, d.topic),
     };
-    if (d.secret) headers["x-hub-signature"] = `sha256=${createHmac("sha256", d.secret).update(file.body).digest("hex")}`;
+    if (d.secret) headers["x-hub-signature"] = `sha256=${createHmac("sha256", d.secret).update(identityOf(file)).digest("hex")}`;
     let ok = false;
     try {
       const url = new URL(d.callback);
       const to = await resolveCallback(url, this.options.allowPrivateCallbacks, { timeoutMs: this.options.outbound.dnsTimeoutMs });
-      const res = await send(url, to, { method: "POST", headers, body: file.body }, this.options.outbound, this.agent);
+      const res = await send(url, to, { method: "POST", headers, body: identityOf(file) }, this.options.outbound, this.agent);
       ok = res.status >= 200 && res.status < 300;
     } catch {
       ok = false;

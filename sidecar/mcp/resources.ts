@@ -1,7 +1,7 @@
 /** MCP resources (the datasets, with their MIME types) and prompts for common customer questions. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { BundleRef } from "../bundle.ts";
+import { identityOf, type BundleRef } from "../bundle.ts";
 
 const DATASETS = [
   { name: "reviews", path: "/reviews.json", title: "All published reviews", description: "Business, aggregate rating and every published review, newest first" },
@@ -16,7 +16,7 @@ export function registerResources(server: McpServer, ref: BundleRef, baseUrl: st
     const mimeType = ref.current.files.get(d.path)?.contentType ?? "application/json";
     server.registerResource(d.name, uri, { title: d.title, description: d.description, mimeType }, async () => {
       const file = ref.current.files.get(d.path)!;
-      return { contents: [{ uri, mimeType: file.contentType, text: file.body.toString("utf8") }] };
+      return { contents: [{ uri, mimeType: file.contentType, text: identityOf(file).toString("utf8") }] };
     });
   }
 }

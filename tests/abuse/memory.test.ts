@@ -4,7 +4,9 @@
  * as reviews.json's bytes plus compact indexes, not as a JavaScript object or string per review.
  */
 import { Agent, get } from "node:http";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { HELD_COMPRESSED_BYTES, identityOf, loadBundle } from "../../sidecar/bundle.ts";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/data.ts";
@@ -36,6 +38,27 @@ async function probe(server: Running): Promise<{ heap_used: number; external: nu
 }
 
 /** `count` GETs of `path`, `connections` at a time, each connection kept alive for all of its share. */
+/** A dist/ of 20,000 synthetic reviews, made once for the tests that need it. */
+let large: Promise<string> | undefined;
+function twentyThousand(): Promise<string> {
+  return (large ??= (async () => {
+    const data = join(await tempDir(), "data");
+    expect((await runScript("build/synth/index.ts", ["--reviews", "20000", "--seed", "memory", "--out", data])).code).toBe(0);
+    return builtDist(data);
+  })());
+}
+
+/** GET with this Accept-Encoding, the body's bytes as sent. */
+function getBytes(url: string, encoding: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { "accept-encoding": encoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.once("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).once("error", reject);
+  });
+}
+
 async function requests(url: string, path: string, count: number, connections: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const one = () =>
@@ -68,14 +91,32 @@ describe("the serving process's memory", () => {
   });
 
   it("holds 20,000 reviews in little more heap than 328: their JSON stays reviews.json's bytes", async () => {
-    const data = join(await tempDir(), "data");
-    expect((await runScript("build/synth/index.ts", ["--reviews", "20000", "--seed", "memory", "--out", data])).code).toBe(0);
-    const [small, large] = [await builtDist(), await builtDist(data)];
+    const [small, large] = [await builtDist(), await twentyThousand()];
     const heap = async (dist: string) => (await probe(await serve(dist))).heap_used;
     const added = (await heap(large)) - (await heap(small));
     const reviewsJson = (await stat(join(large, "reviews.json"))).size;
     // Before: a string per review's JSON and per lowercased text, and insights.json parsed, all
     // kept: about twice reviews.json's size in heap. Now: ids and the words' map.
     expect(added / reviewsJson).toBeLessThan(0.3);
+  });
+
+  it("holds a large insights.json only compressed, and still sends its exact bytes to a client that takes no copy", async () => {
+    const dist = await twentyThousand();
+    const file = await readFile(join(dist, "insights.json"));
+    expect(file.length).toBeGreaterThan(HELD_COMPRESSED_BYTES);
+    const server = await serve(dist);
+    for (const encoding of ["identity", "gzip", "br"]) {
+      const { status, headers, body } = await getBytes(`${server.url}/insights.json`, encoding);
+      expect(status, encoding).toBe(200);
+      expect(Number(headers["content-length"]), encoding).toBe(body.length);
+      const bytes = encoding === "gzip" ? gunzipSync(body) : encoding === "br" ? brotliDecompressSync(body) : body;
+      expect(bytes.equals(file), encoding).toBe(true);
+    }
+    // The bundle keeps the copies, not the bytes again; reviews.json whole (searches send its bytes).
+    const bundle = await loadBundle(dist);
+    const insights = bundle.files.get("/insights.json")!;
+    expect([insights.body, insights.size]).toEqual([undefined, file.length]);
+    expect(identityOf(insights).equals(file)).toBe(true);
+    expect(bundle.files.get("/reviews.json")!.body).toBeDefined();
   });
 });

@@ -1,8 +1,7 @@
 /** Run the project's own commands the way a user does, and capture what they print. */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
+import { nodeScript } from "./scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
@@ -39,11 +38,10 @@ export function runCommand(command: string, args: string[], env: Record<string, 
   });
 }
 
-/** package.json's `build` script, the command `npm run build` runs ("node ..." run with this node). */
-const BUILD = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { build: string } }).scripts.build.split(" ");
+/** package.json's `build` script, the command `npm run build` runs (run with this node). */
+const BUILD = nodeScript("build");
 
 /** `npm run build` with DATA_DIR and DIST_DIR set: package.json's command, without npm around it. */
 export function runBuild(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<Run> {
-  if (BUILD[0] !== "node") throw new Error(`package.json's build script no longer starts with node: ${BUILD.join(" ")}`);
-  return runCommand(process.execPath, BUILD.slice(1), { DATA_DIR: dataDir, DIST_DIR: distDir, ...env });
+  return runCommand(process.execPath, BUILD.args, { ...BUILD.env, DATA_DIR: dataDir, DIST_DIR: distDir, ...env });
 }

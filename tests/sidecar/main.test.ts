@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,17 +5,17 @@ import { review, smallData, tempDir } from "../helpers/data.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 import { until } from "../helpers/until.ts";
 import { freePort, startProcess } from "../helpers/serve.ts";
+import { nodeScript } from "../helpers/scripts.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
 /** The command `npm run serve` runs (package.json's script), with this node. */
-const SERVE = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")).scripts.serve.split(" ") as string[];
+const SERVE = nodeScript("serve");
 
 describe("npm run serve", () => {
   it("listens on PORT and answers, with the dist/ it was given", async () => {
     const port = await freePort();
-    expect(SERVE[0]).toBe("node");
-    const sidecar = await startProcess(process.execPath, SERVE.slice(1), { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
+    const sidecar = await startProcess(process.execPath, SERVE.args, { ...SERVE.env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
     try {
       expect(sidecar.url).toContain(`http://127.0.0.1:${port}`);
       const res = await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`);
