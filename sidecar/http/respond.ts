@@ -1,5 +1,4 @@
 /** Build JSON and file responses with the headers every read route shares. */
-import type { Readable } from "node:stream";
 import { FastResponse } from "srvx";
 import { CORS_HEADERS } from "./cors.ts";
 import { isNotModified, notModified, type Validators } from "./conditional.ts";
@@ -7,7 +6,7 @@ import { isNotModified, notModified, type Validators } from "./conditional.ts";
 /** A body made as it is sent (a large file's gzip copy, inflated): its length, and a way to open it. */
 export interface Streamed {
   length: number;
-  open: () => Readable;
+  open: () => ReadableStream<Uint8Array>;
 }
 
 export interface Representation {
@@ -32,7 +31,7 @@ export function represent(request: Request, r: Representation): Response {
     if (isNotModified(request.headers, r.validators)) return notModified(headers);
   }
   if (!(typeof r.body === "string" || Buffer.isBuffer(r.body))) {
-    // Sent as it is made, at the pace the client reads (srvx pipes a Node stream).
+    // Sent as it is made, at the pace the client reads (srvx waits for the socket to drain).
     headers["content-length"] = String(r.body.length);
     return new FastResponse(request.method === "HEAD" ? null : (r.body.open() as unknown as BodyInit), { status: 200, headers });
   }

@@ -2,6 +2,7 @@
  * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
  * precompressed copy the client accepts, and WebSub discovery links on the three topics.
  */
+import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
@@ -26,7 +27,7 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
     if (TOPICS.some((t) => t.path === file.path)) headers.link = discoveryLinks(baseUrl, `${baseUrl}${file.path}`);
     const tag = (c?: string) => (c ? `${file.etag.slice(0, -1)}-${c}"` : file.etag);
     return represent(request, {
-      body: coding ? file.encoded[coding]! : (file.body ?? { length: file.size, open: () => createGunzip().end(file.encoded.gzip!) }),
+      body: coding ? file.encoded[coding]! : (file.body ?? { length: file.size, open: () => Readable.toWeb(createGunzip({ chunkSize: 256 * 1024 }).end(file.encoded.gzip!)) as ReadableStream<Uint8Array> }),
       contentType: file.contentType,
       cacheControl: file.contentType.startsWith("text/html") ? "public, max-age=60" : "public, max-age=300",
       // Each coding is its own representation with its own strong tag (RFC 9110 §8.8.3);
