@@ -27,14 +27,18 @@ const say = (line = "") => {
   lines.push(line);
 };
 
-function run(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
+/** `command args` in the project; resolves with its stdout, rejects on a failure. */
+function runIn(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}`))));
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited ${code}`))));
   });
 }
+
+/** A TypeScript script under tsx. */
+const run = (args: string[], extraEnv: Record<string, string> = {}) => runIn(TSX, args, extraEnv);
 
 /** `npm run serve`'s command (package.json's script, with this node): the sidecar as users run it. */
 const SERVE_SCRIPT = nodeScript("serve");
@@ -135,34 +139,25 @@ async function ensureDist(n: number): Promise<string> {
   return dist;
 }
 
-/** Change the text of the newest review of the data (as an edit would). */
-async function changeOneReview(data: string, i: number): Promise<void> {
+/** Rewrite the newest data file's lines with `edit` (its last line is the newest review). */
+async function editNewest(data: string, edit: (lines: string[], last: Record<string, unknown>) => void): Promise<void> {
   const files = (await readdir(join(data, "reviews"))).filter((f) => f.endsWith(".jsonl")).sort();
   const file = join(data, "reviews", files.at(-1)!);
   const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-  const last = JSON.parse(lines.at(-1)!);
-  lines[lines.length - 1] = JSON.stringify({ ...last, text: `${last.text} (Edited ${i}.)` });
+  edit(lines, JSON.parse(lines.at(-1)!));
   await writeFile(file, `${lines.join("\n")}\n`);
 }
 
-/** `npm args` in the project, its output dropped; rejects on a failure. */
-function runNpm(args: string[], extraEnv: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "ignore", "inherit"] });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(" ")} exited ${code}`))));
-  });
-}
+/** Change the text of the newest review of the data (as an edit would). */
+const changeOneReview = (data: string, i: number) => editNewest(data, (lines, last) => void (lines[lines.length - 1] = JSON.stringify({ ...last, text: `${last.text} (Edited ${i}.)` })));
 
 /** Append one new review to the data (a copy of the last one, with its own id and text). */
-async function addOneReview(data: string, n: number): Promise<void> {
-  const files = (await readdir(join(data, "reviews"))).filter((f) => f.endsWith(".jsonl")).sort();
-  const file = join(data, "reviews", files.at(-1)!);
-  const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-  const last = JSON.parse(lines.at(-1)!);
-  const added = { ...last, id: `bench-new-${n}`, text: `The technician found the wasp nest under the deck and it was gone the same day (visit ${n}). Fair price.` };
-  delete added.withdrawn;
-  await writeFile(file, `${lines.join("\n")}\n${JSON.stringify(added)}\n`);
-}
+const addOneReview = (data: string, n: number) =>
+  editNewest(data, (lines, last) => {
+    const added: Record<string, unknown> = { ...last, id: `bench-new-${n}`, text: `The technician found the wasp nest under the deck and it was gone the same day (visit ${n}). Fair price.` };
+    delete added.withdrawn;
+    lines.push(JSON.stringify(added));
+  });
 
 if (parts.has("build")) {
 say("## Build (synthetic data)");
@@ -186,7 +181,7 @@ const npmBuild = async (settings: Record<string, string>) => {
   await new Promise((r) => setTimeout(r, 2_000));
   const report = join(WORK, "build-report.json");
   const started = performance.now();
-  await runNpm(["run", "build"], { ...settings, BENCH_BUILD_REPORT: report });
+  await runIn("npm", ["run", "build", "--silent"], { ...settings, BENCH_BUILD_REPORT: report });
   const wallMs = Math.round(performance.now() - started);
   return { ...(JSON.parse(await readFile(report, "utf8")) as { ms: number; max_rss_mib: number }), wallMs };
 };

@@ -146,17 +146,17 @@ export class BuildCache {
   }
 
   /**
-   * Remove the parts whose names match `pattern` but are not in `keep` (months no longer
-   * published), while the build goes on; `settled` waits for it.
+   * Remove the parts `matches` names but are not in `keep` (months no longer published), while
+   * the build goes on; `settled` waits for it.
    */
-  prune(pattern: RegExp, keep: ReadonlySet<string>): Promise<void> {
+  prune(matches: (part: string) => boolean, keep: ReadonlySet<string>): Promise<void> {
     const dir = this.dir;
     if (!dir) return Promise.resolve();
     const pruned = (async () => {
       for (const name of await readdir(dir).catch(() => [])) {
         // A part's hash goes with it.
         const part = name.endsWith(DIGEST) ? name.slice(0, -DIGEST.length) : name;
-        if (pattern.test(part) && !keep.has(part)) await rm(join(dir, name), { force: true }).catch(() => {});
+        if (matches(part) && !keep.has(part)) await rm(join(dir, name), { force: true }).catch(() => {});
       }
     })();
     this.writing.push(pruned);
@@ -220,8 +220,7 @@ export class Store<T> {
   /** Remove this kind's named parts whose names are not in `present` (months no longer published). */
   prune(present: Iterable<string>): void {
     const kept = new Set([...present].map((name) => this.file(name)));
-    const prefix = this.prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    void this.cache.prune(new RegExp(`^${prefix}-.*\\.v8$`), kept);
+    void this.cache.prune((part) => part.startsWith(`${this.prefix}-`) && part.endsWith(".v8"), kept);
   }
 }
 

@@ -94,6 +94,8 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
   const manifest = parsed.data as Manifest;
 
   const files = new Map<string, StaticFile>();
+  /** insights.json's bytes while they are at hand, checked below (then held compressed, at scale). */
+  let insightsBytes: Buffer | undefined;
   for (const [path, entry] of Object.entries(manifest.files)) {
     const body = await readFile(join(distDir, entry.file)).catch(() => {
       throw new BundleError(`${distDir}/${entry.file} is listed in the manifest but missing`);
@@ -112,6 +114,7 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
       throw new BundleError(`${distDir}/${entry.encodings.gzip!.file} does not hold ${entry.file}'s bytes: rebuild, or finish copying dist/`);
     }
     files.set(path, { path, etag, lastModified: new Date(entry.last_modified), contentType: entry.content_type, body: compressedOnly ? undefined : body, size: body.length, encoded });
+    if (path === "/insights.json") insightsBytes = body;
   }
 
   const reviewsFile = files.get("/reviews.json");
@@ -119,21 +122,22 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
   const { head, index } = await ReviewIndex.load(reviewsFile.body!, `${distDir}/reviews.json`, options.searchCacheBytes).catch((error: unknown) => {
     throw error instanceof DistFormatError ? new BundleError(error.message) : error;
   });
-  const insightsFile = files.get("/insights.json");
-  const readInsights = () => InsightsMembers.safeParse(safeJson(insightsFile ? identityOf(insightsFile).toString("utf8") : ""));
-  const checked = readInsights();
+  const readInsights = (bytes: Buffer | undefined) => InsightsMembers.safeParse(safeJson(bytes?.toString("utf8") ?? ""));
+  const checked = readInsights(insightsBytes);
   if (!checked.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(checked.error).slice(0, 500)}`);
-  return { manifest, manifestText, files, dataset: head, index, insights: heldWhileUsed(() => readInsights().data as unknown as Insights), withdrawn: manifest.withdrawn };
+  const insightsFile = files.get("/insights.json")!;
+  const insights = heldWhileUsed(() => readInsights(identityOf(insightsFile)).data as unknown as Insights, checked.data as unknown as Insights);
+  return { manifest, manifestText, files, dataset: head, index, insights, withdrawn: manifest.withdrawn };
 }
 
 /**
  * A value made when asked for and kept while anything still holds it (a WeakRef): insights.json
  * parsed is 18 MiB of heap at 100,000 reviews, for the MCP calls that read it now and then.
  */
-function heldWhileUsed<T extends object>(make: () => T): () => T {
-  let held: WeakRef<T> | undefined;
+function heldWhileUsed<T extends object>(make: () => T, first: T): () => T {
+  let held = new WeakRef(first);
   return () => {
-    const value = held?.deref() ?? make();
+    const value = held.deref() ?? make();
     held = new WeakRef(value);
     return value;
   };

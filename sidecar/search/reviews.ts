@@ -6,7 +6,7 @@
  * about what it matches, not the size of the data. A review's JSON is the bytes reviews.json holds.
  */
 import type { Cursor } from "../../core/cursor.ts";
-import { changedAt, compare } from "../../core/dataset.ts";
+import { changedAt, compare, startOfDay } from "../../core/dataset.ts";
 import { readReviewsJson, type ReviewLines } from "../../core/dist/reviews-json.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { countAll, firstAll, hasBit } from "./bitset.ts";
@@ -64,19 +64,22 @@ export class ReviewIndex {
     const days: number[] = [];
     const ids: string[] = [];
     const changed: number[] = [];
+    const late: number[] = [];
     const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
     const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
     const text = TextIndex.builder(searchCacheBytes);
     const lines = await readReviewsJson(body, name, (review, p) => {
       days.push(dayNumber(review.date));
       ids.push(review.id);
-      changed.push(Date.parse(changedAt(review)) / 1000);
+      const at = changedAt(review);
+      changed.push(Date.parse(at) / 1000);
+      if (at.slice(0, 10) > review.date) late.push(p);
       add(groups.stars, review.rating, p);
       for (const t of review.technicians) add(groups.technicians, t, p);
       for (const s of review.services) add(groups.services, s, p);
       text.add(review.text);
     });
-    const index = new ReviewIndex(body, lines, Uint32Array.from(days), ids, Float64Array.from(changed), groups, await text.finish());
+    const index = new ReviewIndex(body, lines, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, await text.finish());
     return { head: lines.head, index };
   }
 
@@ -86,6 +89,7 @@ export class ReviewIndex {
     days: Uint32Array,
     ids: string[],
     changed: Float64Array,
+    late: number[],
     groups: { stars: Map<number, number[]>; technicians: Map<string, number[]>; services: Map<string, number[]> },
     text: TextIndex,
   ) {
@@ -97,8 +101,6 @@ export class ReviewIndex {
     this.ids = ids;
     this.changed = changed;
     this.byId = Uint32Array.from(ids.keys()).sort((a, b) => compare(ids[a]!, ids[b]!));
-    const late: number[] = [];
-    for (let p = 0; p < n; p++) if (dayNumber(isoSeconds(changed[p]!)) > days[p]!) late.push(p);
     late.sort((a, b) => changed[b]! - changed[a]! || a - b);
     this.late = Uint32Array.from(late);
     this.none = postingsFrom([], n);
@@ -171,8 +173,9 @@ export class ReviewIndex {
   changedSince(since: string, max: number): { positions: number[]; more: boolean } {
     const positions: number[] = [];
     const day = dayNumber(since);
+    const start = Date.parse(startOfDay(since)) / 1000;
     for (const p of this.late) {
-      if (dayNumber(isoSeconds(this.changed[p]!)) < day) break;
+      if (this.changed[p]! < start) break;
       if (this.days[p]! >= day) continue;
       if (positions.length === max) return { positions, more: true };
       positions.push(p);
