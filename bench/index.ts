@@ -135,7 +135,7 @@ async function ensureData(n: number): Promise<string> {
 /** The built dist/ of n reviews, built when missing. */
 async function ensureDist(n: number): Promise<string> {
   const dist = join(WORK, `dist-${n}`);
-  if (!(await exists(join(dist, "_manifest.json")))) await run(["bench/build-once.ts"], { DATA_DIR: await ensureData(n), DIST_DIR: dist, BUILD_CACHE_DIR: join(WORK, `cache-${n}`) });
+  if (!(await exists(join(dist, "_manifest.json")))) await run(["bench/build-once.ts"], { DATA_DIR: await ensureData(n), DIST_DIR: dist, BUILD_CACHE_DIR: join(WORK, `cache-${n}`), OWNER_REPORT: join(WORK, `owner-${n}.html`) });
   return dist;
 }
 
@@ -195,7 +195,7 @@ const row = (name: string, synthS: string, full: { wallMs: number; ms: number; m
   const root = join(WORK, "business");
   await rm(root, { recursive: true, force: true });
   await cp(join(ROOT, "data"), join(root, "data"), { recursive: true });
-  const settings = { DATA_DIR: join(root, "data"), DIST_DIR: join(root, "dist"), BUILD_CACHE_DIR: join(root, "cache") };
+  const settings = { DATA_DIR: join(root, "data"), DIST_DIR: join(root, "dist"), BUILD_CACHE_DIR: join(root, "cache"), OWNER_REPORT: join(root, "owner.html") };
   const full = await npmBuild(settings);
   const rebuilds = [];
   for (let i = 0; i < 3; i++) {
@@ -214,7 +214,7 @@ for (const n of sizes) {
   const synthS = ((performance.now() - synthStart) / 1000).toFixed(1);
   await rm(dist, { recursive: true, force: true });
   await rm(cache, { recursive: true, force: true });
-  const settings = { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: cache };
+  const settings = { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: cache, OWNER_REPORT: join(WORK, `owner-${n}.html`) };
   const full = await npmBuild(settings);
   const rebuilds = [];
   for (let i = 0; i < 3; i++) {

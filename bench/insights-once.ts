@@ -2,19 +2,18 @@
 import { BuildCache } from "../build/cache.ts";
 import { published } from "../build/dataset.ts";
 import { loadData } from "../build/load.ts";
-import { figureMonths, insightsOf, planMonths } from "../build/months.ts";
-import { topicNames } from "../build/topics.ts";
+import { figureMonths, insightsOf, monthContext, planMonths } from "../build/months.ts";
 import { toJson } from "../core/json.ts";
 
 const baseUrl = "https://bench.example";
 const source = await loadData(process.env.DATA_DIR!);
 const cache = await BuildCache.open(undefined);
 const started = performance.now();
-const context = { names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }) };
+const context = monthContext(source);
 const months = await planMonths(source, baseUrl, context, cache);
 await figureMonths(months, context, cache);
 const head = published(source, months, baseUrl);
-const insights = insightsOf(months, head, baseUrl);
+const insights = insightsOf(months, head, baseUrl).figures;
 const bytes = Buffer.byteLength(toJson(insights));
 const ms = Math.round(performance.now() - started);
 console.log(JSON.stringify({

@@ -11,8 +11,7 @@ import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
 import { published } from "./dataset.ts";
 import { FEED_SIZE, toFeed } from "../core/feed.ts";
-import { figureMonths, insightsOf, newest, planMonths } from "./months.ts";
-import { topicNames } from "./topics.ts";
+import { figureMonths, insightsOf, monthContext, newest, planMonths } from "./months.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
@@ -27,6 +26,7 @@ import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
 import { later } from "./later.ts";
+import { writeOwnerReport } from "./owner.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
 const PIECES_BYTES = 4_000_000;
@@ -47,7 +47,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);
-  const context = { names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }) };
+  const context = monthContext(source);
   const months = await planMonths(source, baseUrl, context, cache);
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
@@ -77,7 +77,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
     const writingPages = later(pages.carried ? Promise.resolve() : pages.writeAll(staging));
     await figuring;
-    const insights = insightsOf(months, head, baseUrl);
+    const { figures: insights, owner } = insightsOf(months, head, baseUrl);
+    const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner));
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
     // Its gzip copy, when large, from its pieces: each list's older months, unchanged from one
     // day to the next, compressed once and kept (1% fewer bytes at 100k reviews, 1% more at
@@ -110,6 +111,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     progress("replacing the previous dist/");
     if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
+    await reporting;
     await pages.remember(distDir);
     return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length };
   } catch (error) {

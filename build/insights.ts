@@ -16,8 +16,10 @@ import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
 import { clearest, faq, faqParts, type FaqPart } from "./faq.ts";
-import { BILLING, byQuarter, summarise } from "./summary.ts";
+import { byQuarter, summarise } from "./summary.ts";
 import { findTopics, type Phrases } from "./topics.ts";
+import { credits, type Named } from "./attribution.ts";
+import { ownerReport, type Report } from "./owner.ts";
 
 /** insights.json as written. */
 export type Insights = InsightsDataset;
@@ -53,6 +55,8 @@ interface AspectPart {
   evidence: JsonPart;
   /** The reviews with at least one mention. */
   reviews: JsonPart;
+  /** The reviews with at least one negative mention. */
+  complaints: JsonPart;
   /** The month's clearest quotes of each polarity. */
   highlights: Said[][];
   faq: FaqPart;
@@ -67,6 +71,8 @@ interface EntityPart {
   oldest: string;
   /** Mentions by aspect and polarity (aspect × 3 + polarity). */
   aspects: Int32Array;
+  /** The clearest positive and negative quote of each aspect (by aspect × 3 + polarity). */
+  quotes: Record<number, Said>;
   ids: JsonPart;
 }
 
@@ -79,14 +85,16 @@ export interface MonthFigures {
   ids: JsonPart;
   positive: JsonPart;
   withTechnicians: JsonPart & { sum: number };
-  billing: JsonPart;
   aspects: AspectPart[];
   entities: Record<"technicians" | "services" | "service_areas", Record<string, EntityPart>>;
   phrases: Phrases;
 }
 
-/** The part of a month's reviews (newest first), given each review's mentions and their phrases (topics.ts). */
-export function monthFigures(reviews: readonly PublicReview[], found: readonly Mention[][], phrases: Phrases): MonthFigures {
+/**
+ * The part of a month's reviews (newest first), given each review's mentions and their phrases
+ * (topics.ts); a mention counts for the technician it is about (attribution.ts).
+ */
+export function monthFigures(reviews: readonly PublicReview[], found: readonly Mention[][], phrases: Phrases, technicians: readonly Named[] = []): MonthFigures {
   const aspectIndex = new Map(ASPECTS.map((d, i) => [d.id, i]));
   const ratingCounts = [0, 0, 0, 0, 0];
   for (const r of reviews) ratingCounts[r.rating - 1]!++;
@@ -94,38 +102,42 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
   // Every mention under its aspect, in one pass: newest review first. `order` counts within the
   // aspect, so that the clearest quotes are the newest among equals.
   type Candidate = { ref: MentionRef; margin: number; text: string; order: number };
-  const groups = ASPECTS.map(() => ({ all: [] as MentionRef[], said: POLARITIES.map(() => [] as Candidate[]), reviews: [] as string[], counts: [0, 0, 0] }));
-  const billing: string[] = [];
+  const groups = ASPECTS.map(() => ({ all: [] as MentionRef[], said: POLARITIES.map(() => [] as Candidate[]), reviews: [] as string[], complaints: [] as string[], counts: [0, 0, 0] }));
   type Growing = Omit<EntityPart, "ids"> & { ids: string[] };
   const growing: Record<keyof MonthFigures["entities"], Record<string, Growing>> = { technicians: {}, services: {}, service_areas: {} };
-  const addTo = (kind: keyof MonthFigures["entities"], id: string, review: PublicReview, codes: number[]) => {
-    const e = (growing[kind][id] ??= { count: 0, ratingCounts: [0, 0, 0, 0, 0], newest: review.date, oldest: review.date, aspects: new Int32Array(ASPECTS.length * 3), ids: [] });
+  type Coded = { code: number; said: Said };
+  const addTo = (kind: keyof MonthFigures["entities"], id: string, review: PublicReview, coded: readonly Coded[]) => {
+    const e = (growing[kind][id] ??= { count: 0, ratingCounts: [0, 0, 0, 0, 0], newest: review.date, oldest: review.date, aspects: new Int32Array(ASPECTS.length * 3), quotes: {}, ids: [] });
     e.count++;
     e.ratingCounts[review.rating - 1]!++;
     e.oldest = review.date;
-    for (const code of codes) e.aspects[code]!++;
+    for (const { code, said } of coded) {
+      e.aspects[code]!++;
+      // The month's clearest (newest among equals) positive and negative quote of each aspect.
+      if (code % 3 !== 2 && (e.quotes[code]?.margin ?? -1) < said.margin) e.quotes[code] = said;
+    }
     e.ids.push(review.id);
   };
   reviews.forEach((review, index) => {
-    const codes: number[] = [];
-    let billed = false;
-    for (const m of found[index]!) {
+    const coded: Coded[] = [];
+    const mentions = found[index]!;
+    const credited = credits(review, mentions, technicians);
+    for (const m of mentions) {
       const a = aspectIndex.get(m.aspect)!;
       const p = POLARITIES.indexOf(m.polarity);
       const group = groups[a]!;
       const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
       group.said[p]!.push({ ref, margin: m.margin, text: review.text, order: group.all.length });
+      coded.push({ code: a * 3 + p, said: { ref, margin: m.margin, order: group.all.length, quote: review.text.slice(ref.from, ref.to) } });
       group.all.push(ref);
       group.counts[p]!++;
       if (group.reviews.at(-1) !== review.id) group.reviews.push(review.id);
-      codes.push(a * 3 + p);
-      billed ||= m.aspect === "price" && m.polarity === "negative" && BILLING.test(review.text.slice(m.quote.from, m.quote.to));
+      if (m.polarity === "negative" && group.complaints.at(-1) !== review.id) group.complaints.push(review.id);
     }
-    if (billed) billing.push(review.id);
-    // Each entity's reviews, a review counting once per entity.
-    for (const id of new Set(review.technicians)) addTo("technicians", id, review, codes);
-    for (const id of new Set(review.services)) addTo("services", id, review, codes);
-    addTo("service_areas", review.service_area, review, codes);
+    // Each entity's reviews, a review counting once per entity; a technician's mentions are those about them.
+    for (const id of new Set(review.technicians)) addTo("technicians", id, review, coded.filter((_, k) => credited[k]!.includes(id)));
+    for (const id of new Set(review.services)) addTo("services", id, review, coded);
+    addTo("service_areas", review.service_area, review, coded);
   });
   const entities = Object.fromEntries(
     Object.entries(growing).map(([kind, byId]) => [kind, Object.fromEntries(Object.entries(byId).map(([id, e]) => [id, { ...e, ids: jsonPart(e.ids) }]))]),
@@ -138,11 +150,11 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
     ids: jsonPart(reviews.map((r) => r.id)),
     positive: jsonPart(reviews.filter((r) => r.rating >= 4).map((r) => r.id)),
     withTechnicians: { ...jsonPart(withTechnicians.map((r) => r.id)), sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0) },
-    billing: jsonPart(billing),
     aspects: groups.map((group, a) => ({
       counts: group.counts,
       evidence: jsonPart(group.all),
       reviews: jsonPart(group.reviews),
+      complaints: jsonPart(group.complaints),
       // The clearest quotes of each polarity (the model's surest), newest first among equals.
       highlights: group.said.map((candidates) =>
         clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
@@ -164,8 +176,8 @@ export interface MergeContext {
   reviews: readonly { ids: readonly string[]; ratings: ArrayLike<number> }[];
 }
 
-/** The insights from each month's part, newest month first. */
-export function mergeInsights(months: readonly MonthFigures[], { baseUrl, business, overall, updated, reviews }: MergeContext): Figures {
+/** The insights from each month's part, newest month first, and the owner's report (build/owner.ts). */
+export function mergeInsights(months: readonly MonthFigures[], { baseUrl, business, overall, updated, reviews }: MergeContext): { figures: Figures; owner: Report } {
   const search = (query: string) => searchUrl(baseUrl, query);
   const count = months.reduce((n, m) => n + m.count, 0);
   const aspects = ASPECTS.map((definition, a) => {
@@ -198,6 +210,7 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
         highlights: said.flatMap((list) => clearest(list, HIGHLIGHTS, (s) => s.quote).map((s) => ({ ...s.ref, quote: s.quote }))),
       },
       reviews: JsonList.fromParts(parts.map((p) => p.reviews)),
+      complaints: JsonList.fromParts(parts.map((p) => p.complaints)),
       faq: parts.map((p) => p.faq),
     };
   });
@@ -205,10 +218,14 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
     const parts = months.map((m) => m.entities[kind][e.id]).filter((p): p is EntityPart => p !== undefined);
     const ratingCounts = [0, 0, 0, 0, 0];
     const counts = new Int32Array(ASPECTS.length * 3);
+    const quotes: Record<number, Said> = {};
     for (const p of parts) {
       p.ratingCounts.forEach((n, k) => (ratingCounts[k]! += n));
       p.aspects.forEach((n, k) => (counts[k]! += n));
+      // Months are newest first: an older quote replaces a newer one only when clearer.
+      for (const [code, said] of Object.entries(p.quotes)) if ((quotes[+code]?.margin ?? -1) < said.margin) quotes[+code] = said;
     }
+    const quoted = (i: number) => [quotes[i * 3], quotes[i * 3 + 1]].filter((s): s is Said => s !== undefined).map((s) => ({ ...s.ref, quote: s.quote }));
     const agg = aggregateOfCounts(ratingCounts);
     return {
       id: e.id,
@@ -219,7 +236,7 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
       // Months are newest first.
       first_review_date: parts.at(-1)?.oldest ?? null,
       last_review_date: parts[0]?.newest ?? null,
-      aspects: ASPECTS.map((d, i) => ({ id: d.id, ...counted([counts[i * 3]!, counts[i * 3 + 1]!, counts[i * 3 + 2]!]) })).filter((p) => p.total > 0),
+      aspects: ASPECTS.map((d, i) => ({ id: d.id, ...counted([counts[i * 3]!, counts[i * 3 + 1]!, counts[i * 3 + 2]!]), quotes: quoted(i) })).filter((p) => p.total > 0),
       review_ids: JsonList.fromParts(parts.map((p) => p.ids)),
       ...(reviewsUrl && { reviews_url: reviewsUrl }),
     };
@@ -229,7 +246,8 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
     services: business.services.map((s) => entity("services", s, search(`mentions_service=${s.id}`))),
     service_areas: business.service_areas.map((a) => entity("service_areas", a)),
   };
-  return {
+  const said = { name: business.name, overall, months, aspects: aspects.map((a) => ({ ...a.figures, reviews: a.reviews, complaints: a.complaints })), entities, search };
+  const figures: Figures = {
     generated_from: { review_count: count, updated },
     method: `${baseUrl}/about/#insights`,
     overview: { ...overall, by_quarter: byQuarter(months).map((q) => ({ quarter: q.quarter, review_count: q.count, average_rating: round2(q.sum / q.count) })) },
@@ -240,8 +258,9 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
       { services: business.services.map((s) => s.name) },
     ),
     faq: faq(aspects.map((a) => ({ id: a.figures.id, mentioning: a.reviews, parts: a.faq })), entities.technicians),
-    summary: { sentences: summarise({ name: business.name, overall, months, aspects: aspects.map((a) => ({ ...a.figures, reviews: a.reviews })), entities, search }) },
+    summary: { sentences: summarise(said) },
   };
+  return { figures, owner: ownerReport(said, updated) };
 }
 
 /** Counts of each polarity (in POLARITIES' order), with their total and score. */

@@ -14,11 +14,12 @@ import { utf8 } from "../core/json.ts";
 import type { BuildCache } from "./cache.ts";
 import { toPublicReview, type Published } from "./dataset.ts";
 import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "./insights.ts";
+import type { Report } from "./owner.ts";
 import type { Line, SourceData } from "./load.ts";
 import { deflatePart } from "./gzip.ts";
 import { later } from "./later.ts";
-import { concat, decode, judge, split } from "./sentiment/parallel.ts";
-import { phrasesOf, type Phrases } from "./topics.ts";
+import { concat, decode, judge, keyOf, split } from "./sentiment/parallel.ts";
+import { phrasesOf, topicNames, type Phrases } from "./topics.ts";
 
 /** A month's reviews as every output needs them. Plain data (no class), so that the cache can keep it. */
 export interface MonthPart {
@@ -57,9 +58,19 @@ export interface Month {
   compressing?: Promise<Buffer>;
 }
 
+/** What every month's part is made with, from the data. */
+export function monthContext(source: SourceData): MonthContext {
+  return {
+    names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }),
+    technicians: source.technicians.map((t) => ({ id: t.id, name: t.name })),
+  };
+}
+
 /** What every month's part is made with: the business's names are left out of the topics. */
 export interface MonthContext {
   names: readonly string[];
+  /** Whose visit a mention is about (build/attribution.ts). */
+  technicians: readonly { id: string; name: string }[];
 }
 
 /** The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes them). */
@@ -129,22 +140,21 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
   const made = months.filter((m): m is Required<Month> => m.reviews !== undefined);
   const [parts, analysed] = [monthParts(cache), analyses(cache)];
   const kept = await Promise.all(made.map((m) => analysed.get(m.part.month)));
-  const keys = made.map((m) => (cache.dir ? m.reviews.map((r) => hash("sha1", r.text, "base64")) : []));
+  const keys = made.map((m) => (cache.dir ? m.reviews.map((r) => hash("sha1", keyOf(r), "base64")) : []));
   const entries: (Int32Array | undefined)[][] = made.map((m, i) => {
     const known = new Map<string, Int32Array>();
     const analysis = kept[i];
     if (analysis) split(analysis.data).forEach((entry, k) => known.set(analysis.keys[k]!, entry));
     return m.reviews.map((_, j) => known.get(keys[i]![j]!));
   });
-  const texts = made.flatMap((m, i) => m.reviews.filter((_, j) => !entries[i]![j]).map((r) => r.text));
-  const judging = later(judge(texts));
+  const judging = later(judge(made.flatMap((m, i) => m.reviews.filter((_, j) => !entries[i]![j]).map((r) => ({ text: r.text, rating: r.rating })))));
   const phrases: Phrases[] = made.map((m) => phrasesOf(m.reviews.map((r) => r.text), context.names));
   const judged = await judging;
   for (const m of made) m.part.gzip = await m.compressing!;
   let next = 0;
   made.forEach((m, i) => {
     const own = entries[i]!.map((entry) => entry ?? judged[next++]!);
-    m.part.figures = monthFigures(m.reviews, own.map(decode), phrases[i]!);
+    m.part.figures = monthFigures(m.reviews, own.map(decode), phrases[i]!, context.technicians);
     parts.set(m.part, m.part.month);
     if (!kept[i] || own.some((entry, j) => entry !== entries[i]![j])) analysed.set({ keys: keys[i]!, data: concat(own) }, m.part.month);
   });
@@ -181,7 +191,7 @@ export function newest(months: readonly Month[], n: number): PublicReview[] {
 }
 
 /** The insights of all the months, once `figureMonths` has made their figures. */
-export function insightsOf(months: readonly Month[], head: Published, baseUrl: string): Figures {
+export function insightsOf(months: readonly Month[], head: Published, baseUrl: string): { figures: Figures; owner: Report } {
   return mergeInsights(
     months.map((m) => m.part.figures),
     { baseUrl, business: head.business, overall: head.aggregate_rating, updated: head.updated, reviews: months.map((m) => ({ ids: idsOf(m.part), ratings: m.part.ratings })) },

@@ -1,8 +1,9 @@
 /**
- * The summary: sentences written from the figures only, each citing the reviews that support it.
- * What is good, and what needs the owner's attention: a technician rated well below the others,
- * a service whose average is falling, complaints about billing. A change of less than a tenth of
- * a star is no change.
+ * The public summary, for homeowners: sentences written from the figures only, each citing the
+ * reviews that support it: the rating, what customers praise and what they complain about, the
+ * people and services most reviewed, the recent trend. A change of less than a tenth of a star is
+ * no change. What the owner should act on (named staff, declines) is the owner report's
+ * (build/owner.ts), not the public page's.
  */
 import type { AggregateRating } from "../core/schema/public.ts";
 import { round2 } from "../core/dataset.ts";
@@ -21,8 +22,6 @@ export const NOTICEABLE = 0.1;
 export const WELL_BELOW = 0.5;
 /** How far a service's average must fall, year on year, to need attention. */
 export const FALLING = 0.3;
-/** A complaint about price that is about the bill: charges, invoices, refunds, rises, quotes exceeded. */
-export const BILLING = /\b(?:charg\w*|bill\w*|invoice\w*|refund\w*|went (?:up|from)|raised|increase\w*|more than (?:quoted|the quote|the estimate)|over the (?:quote|estimate)|twice for)\b/i;
 
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
 /** a − b in stars, rounded to hundredths as the averages are (4.3 − 4.2 is 0.1, not 0.0999…). */
@@ -43,8 +42,6 @@ export interface SummaryMonth extends Rated {
   positive: JsonPart;
   /** Naming at least one technician, with the sum of their stars. */
   withTechnicians: JsonPart & { sum: number };
-  /** Complaining about the bill. */
-  billing: JsonPart;
   entities: { technicians: Record<string, Rated>; services: Record<string, Rated> };
 }
 
@@ -53,8 +50,8 @@ export interface SummaryInput {
   overall: AggregateRating;
   /** Newest first. */
   months: readonly SummaryMonth[];
-  /** Each aspect's figures, with the reviews that mention it. */
-  aspects: (AspectFigures & { reviews: JsonList })[];
+  /** Each aspect's figures, with the reviews that mention it and those that complain about it. */
+  aspects: (AspectFigures & { reviews: JsonList; complaints: JsonList })[];
   entities: { technicians: EntityFigures[]; services: EntityFigures[] };
   search: (query: string) => string;
 }
@@ -67,8 +64,8 @@ interface Quarter {
   ids: JsonList;
 }
 
-const stars = (counts: ArrayLike<number>) => Array.from(counts).reduce((sum, n, i) => sum + (i + 1) * n, 0);
-const average = (list: readonly { count: number; sum: number }[]) => {
+export const stars = (counts: ArrayLike<number>) => Array.from(counts).reduce((sum, n, i) => sum + (i + 1) * n, 0);
+export const average = (list: readonly { count: number; sum: number }[]) => {
   const count = list.reduce((n, q) => n + q.count, 0);
   return { count, rating: count ? round2(list.reduce((n, q) => n + q.sum, 0) / count) : 0 };
 };
@@ -95,11 +92,14 @@ export function summarise({ name, overall, months, aspects, entities, search }: 
       evidence: { review_ids: praised.reviews },
     });
   }
-  const criticised = [...judged].sort((a, b) => b.negative / b.total - a.negative / a.total || b.total - a.total)[0];
-  if (criticised && criticised.negative > 0 && criticised !== praised) {
+  // Complaints weighed by how many customers make them, not by share: the three aspects most
+  // reviews complain about (two reviews at least), with their counts.
+  const complained = aspects.filter((a) => a.complaints.length >= 2).sort((a, b) => b.complaints.length - a.complaints.length || (a.id < b.id ? -1 : 1)).slice(0, 3);
+  if (complained.length) {
+    const listed = complained.map((a) => `${a.name.toLowerCase()} (${a.complaints.length} reviews)`);
     sentences.push({
-      text: `The most frequent complaint concerns ${criticised.name.toLowerCase()}: ${criticised.negative} of ${criticised.total} mentions are negative.`,
-      evidence: { review_ids: criticised.reviews },
+      text: `Complaints most often concern ${listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}`}.`,
+      evidence: { review_ids: within(months, new Set(complained.flatMap((a) => a.complaints.items() as string[]))) },
     });
   }
   const mostReviewed = (list: EntityFigures[]) => [...list].sort((a, b) => b.review_count - a.review_count || (a.id < b.id ? -1 : 1))[0];
@@ -118,7 +118,6 @@ export function summarise({ name, overall, months, aspects, entities, search }: 
     });
   }
   const quarters = byQuarter(months);
-  sentences.push(...needsAttention(months, quarters, entities));
   // The last four quarters against the four before them, when both have enough reviews.
   const recent = quarters.slice(-4);
   const before = quarters.slice(-8, -4);
@@ -145,53 +144,8 @@ export function byQuarter(months: readonly SummaryMonth[]): Quarter[] {
     .map(([quarter, list]) => ({ quarter, count: list.reduce((n, m) => n + m.count, 0), sum: list.reduce((n, m) => n + stars(m.ratingCounts), 0), ids: JsonList.fromParts(list.map((m) => m.ids)) }));
 }
 
-/** What the owner should look at: each sentence starts "Needs attention:" and cites its reviews. */
-function needsAttention(months: readonly SummaryMonth[], quarters: Quarter[], entities: { technicians: EntityFigures[]; services: EntityFigures[] }): SummarySentence[] {
-  const out: SummarySentence[] = [];
-  const rated = entities.technicians.filter((t) => t.review_count >= ENOUGH);
-  // The other technicians' average by subtraction from all reviews naming a technician; their
-  // list is made only for a sentence that cites it.
-  const withTechnicians = months.reduce((n, m) => n + m.withTechnicians.count, 0);
-  const sumAll = months.reduce((n, m) => n + m.withTechnicians.sum, 0);
-  const items = (part: JsonPart) => itemsOf(part) as string[];
-  for (const t of rated) {
-    const count = withTechnicians - t.review_count;
-    if (count < ENOUGH) continue;
-    const theirs = round2((sumAll - stars(Object.values(t.rating_counts))) / count);
-    if (starsApart(theirs, t.average_rating) >= WELL_BELOW) {
-      const others = JsonList.join(
-        months.map((m) => {
-          const own = new Set(items(m.entities.technicians[t.id]?.ids ?? jsonPart([])));
-          return JsonList.of(items(m.withTechnicians).filter((id) => !own.has(id)));
-        }),
-      );
-      out.push({
-        text: `Needs attention: ${t.name}'s ${t.review_count} reviews average ${t.average_rating}, against ${theirs} for the other technicians' ${others.length}.`,
-        evidence: { review_ids: JsonList.join([t.review_ids, others]), ...(t.reviews_url && { reviews_url: t.reviews_url }) },
-      });
-    }
-  }
-  const recentQuarters = new Set(quarters.slice(-4).map((q) => q.quarter));
-  const beforeQuarters = new Set(quarters.slice(-8, -4).map((q) => q.quarter));
-  for (const s of entities.services) {
-    // The service's reviews in those quarters, newest first, as in its own list.
-    const within = (set: Set<string>) => months.filter((m) => set.has(m.quarter) && m.entities.services[s.id]).map((m) => m.entities.services[s.id]!);
-    const [recent, before] = [within(recentQuarters), within(beforeQuarters)];
-    const [now, then] = [recent, before].map((list) => average(list.map((e) => ({ count: e.ids.count, sum: stars(e.ratingCounts) }))));
-    if (now!.count < ENOUGH || then!.count < ENOUGH) continue;
-    if (starsApart(then!.rating, now!.rating) >= FALLING) {
-      out.push({
-        text: `Needs attention: ${s.name} averages ${now!.rating} over the last four quarters with reviews (${now!.count} reviews), down from ${then!.rating} in the four before (${then!.count}).`,
-        evidence: { review_ids: JsonList.fromParts([...recent, ...before].map((e) => e.ids)), ...(s.reviews_url && { reviews_url: s.reviews_url }) },
-      });
-    }
-  }
-  const billing = JsonList.fromParts(months.map((m) => m.billing));
-  if (billing.length >= 2) {
-    out.push({
-      text: `Needs attention: ${billing.length} reviews complain about the bill (charges, invoices, refunds or rises).`,
-      evidence: { review_ids: billing },
-    });
-  }
-  return out;
+
+/** The months' reviews that are in `ids`, newest first. */
+export function within(months: readonly { ids: JsonPart }[], ids: ReadonlySet<string>): JsonList {
+  return JsonList.join(months.map((m) => JsonList.of((itemsOf(m.ids) as string[]).filter((id) => ids.has(id)))));
 }

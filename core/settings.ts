@@ -22,6 +22,12 @@ export const BuildSettings = z.object({
     .min(1)
     .default("node_modules/.cache/reviewcast")
     .transform((dir) => (dir === "off" ? undefined : dir)),
+  /** The owner report (build/owner.ts): an HTML file outside DIST_DIR, never published; `off` for none. */
+  OWNER_REPORT: z
+    .string()
+    .min(1)
+    .default("reports/owner.html")
+    .transform((file) => (file === "off" ? undefined : file)),
 });
 export type BuildSettings = z.infer<typeof BuildSettings>;
 

@@ -28,7 +28,15 @@ export const ROUNDS: Record<string, string> = {
   "round-2": "audit-2-2026-11-24",
   "round-3": "audit-3-2026-11-24",
   "round-4": "audit-4-2026-11-24",
+  "round-5": "audit-5-2026-11-26",
 };
+
+/**
+ * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
+ * 1-3 stars, half from 4-5 (the business's reviews are mostly 4-5 stars, and the complaints an
+ * owner reads the insights for are in the others).
+ */
+const STRATIFIED_FROM = "round-5";
 export const SIZE = 100;
 const here = (path: string) => new URL(path, import.meta.url);
 
@@ -64,8 +72,15 @@ export function drawnBefore(round: string): Set<string> {
 
 const keyOf = (m: { review_id: string; aspect: string; from: number; to: number }) => `${m.review_id} ${m.aspect} ${m.from} ${m.to}`;
 
-/** SIZE mentions of insights.json at random (seeded), none of those in `exclude`. */
-export function draw(dist: string, seed: string, exclude: Set<string> = new Set()): Drawn[] {
+/** The star bands the audit reports by. */
+export const BANDS = ["1-2", "3", "4-5"] as const;
+export const bandOf = (rating: number) => (rating <= 2 ? "1-2" : rating === 3 ? "3" : "4-5");
+
+/**
+ * SIZE mentions of insights.json at random (seeded), none of those in `exclude`; with
+ * `stratified`, SIZE/2 from reviews of 1-3 stars and SIZE/2 from reviews of 4-5.
+ */
+export function draw(dist: string, seed: string, exclude: Set<string> = new Set(), stratified = false): Drawn[] {
   const insights = JSON.parse(readFileSync(join(dist, "insights.json"), "utf8")) as Insights;
   const reviews = new Map<string, { text: string; rating: number }>(
     (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]).map((r) => [r.id, r]),
@@ -76,14 +91,38 @@ export function draw(dist: string, seed: string, exclude: Set<string> = new Set(
   // judgements. Rounds 1-3 were drawn by shuffling the whole list.
   const rank = (m: (typeof all)[number]) => seededRandom(`${seed} ${keyOf(m)}`).next();
   const ranked = all.map((m) => ({ m, r: rank(m) })).sort((a, b) => a.r - b.r || (keyOf(a.m) < keyOf(b.m) ? -1 : 1));
-  return ranked.slice(0, SIZE).map(({ m }, n) => {
+  const low = (m: (typeof all)[number]) => reviews.get(m.review_id)!.rating <= 3;
+  const chosen = stratified
+    ? [...ranked.filter((x) => low(x.m)).slice(0, SIZE / 2), ...ranked.filter((x) => !low(x.m)).slice(0, SIZE / 2)].sort((a, b) => a.r - b.r || (keyOf(a.m) < keyOf(b.m) ? -1 : 1))
+    : ranked.slice(0, SIZE);
+  return chosen.map(({ m }, n) => {
     const review = reviews.get(m.review_id)!;
     return { n: n + 1, review_id: m.review_id, rating: review.rating, aspect: m.aspect, polarity: m.polarity, quote: review.text.slice(m.from, m.to), from: m.from, to: m.to, text: review.text };
   });
 }
 
+/** A scored round in lines: overall, by star band, by the judge's polarity. */
+export function auditReport(round: string, s: ReturnType<typeof scoreAudit>): string {
+  const pct = (x: number, of: number) => (of ? `${Math.round((x / of) * 100)}%` : "-");
+  const lines = [`${round}: ${s.mentions} mentions: aspect right ${pct(s.aspect, 1)}, polarity right ${pct(s.polarity, 1)}, both right ${pct(s.both, 1)}`];
+  for (const [band, t] of Object.entries(s.bands)) if (t.mentions) lines.push(`  ${band} stars: ${t.mentions} mentions, aspect ${pct(t.aspect, t.mentions)}, polarity ${pct(t.polarity, t.mentions)}, both ${t.both}/${t.mentions} (${pct(t.both, t.mentions)})`);
+  for (const [p, t] of Object.entries(s.byPolarity)) lines.push(`  judged ${p}: ${t.agreed}/${t.judged} agreed (${pct(t.agreed, t.judged)})`);
+  return lines.join("\n");
+}
+
 export function readJsonl<T>(file: URL): T[] {
   return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+}
+
+/** Whether a round's draw is stratified by stars. */
+export const isStratified = (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf(STRATIFIED_FROM);
+
+/** Right and all, for a part of the sample. */
+interface Tally {
+  mentions: number;
+  aspect: number;
+  polarity: number;
+  both: number;
 }
 
 export function scoreAudit(sample: Drawn[], judged: Judged[]) {
@@ -91,6 +130,9 @@ export function scoreAudit(sample: Drawn[], judged: Judged[]) {
   let aspect = 0;
   let polarity = 0;
   let both = 0;
+  // By the review's stars, and by the polarity the judge reads (where the aspect is right).
+  const bands: Record<string, Tally> = Object.fromEntries(BANDS.map((b) => [b, { mentions: 0, aspect: 0, polarity: 0, both: 0 }]));
+  const byPolarity: Record<string, { judged: number; agreed: number }> = { positive: { judged: 0, agreed: 0 }, negative: { judged: 0, agreed: 0 }, neutral: { judged: 0, agreed: 0 } };
   for (const d of sample) {
     const j = byN.get(d.n);
     if (!j || j.review_id !== d.review_id || j.aspect !== d.aspect || j.from !== d.from || j.to !== d.to) {
@@ -100,8 +142,17 @@ export function scoreAudit(sample: Drawn[], judged: Judged[]) {
     if (j.aspect_right) aspect++;
     if (polarityRight) polarity++;
     if (j.aspect_right && polarityRight) both++;
+    const band = bands[bandOf(d.rating)]!;
+    band.mentions++;
+    band.aspect += j.aspect_right ? 1 : 0;
+    band.polarity += polarityRight ? 1 : 0;
+    band.both += j.aspect_right && polarityRight ? 1 : 0;
+    if (j.aspect_right) {
+      byPolarity[j.polarity]!.judged++;
+      byPolarity[j.polarity]!.agreed += polarityRight ? 1 : 0;
+    }
   }
-  return { mentions: sample.length, aspect: aspect / sample.length, polarity: polarity / sample.length, both: both / sample.length };
+  return { mentions: sample.length, aspect: aspect / sample.length, polarity: polarity / sample.length, both: both / sample.length, bands, byPolarity };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -113,11 +164,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (command === "draw") {
     // What the judge sees: the mention without the model's polarity.
-    writeFileSync(here(`./audit/${round}/to-judge.jsonl`), draw(dist, seed, drawnBefore(round)).map(({ polarity: _, ...d }) => JSON.stringify(d)).join("\n") + "\n");
+    writeFileSync(here(`./audit/${round}/to-judge.jsonl`), draw(dist, seed, drawnBefore(round), isStratified(round)).map(({ polarity: _, ...d }) => JSON.stringify(d)).join("\n") + "\n");
     console.log(`eval/audit/${round}/to-judge.jsonl: ${SIZE} mentions drawn from ${dist}/insights.json (seed ${seed})`);
   } else {
-    const s = scoreAudit(draw(dist, seed, drawnBefore(round)), readJsonl<Judged>(here(`./audit/${round}/judged.jsonl`)));
-    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-    console.log(`${round}: ${s.mentions} mentions: aspect right ${pct(s.aspect)}, polarity right ${pct(s.polarity)}, both right ${pct(s.both)}`);
+    const s = scoreAudit(draw(dist, seed, drawnBefore(round), isStratified(round)), readJsonl<Judged>(here(`./audit/${round}/judged.jsonl`)));
+    console.log(auditReport(round, s));
   }
 }

@@ -5,8 +5,7 @@
  * one set. `npx tsx eval/score.ts FILE.jsonl ...` scores any labelled file.
  */
 import { judge, type Polarity } from "../build/sentiment/engine.ts";
-import { CLASSES, decide, model, scores } from "../build/sentiment/model.ts";
-import { examplesOf } from "./train.ts";
+import { classify, CLASSES, model } from "../build/sentiment/model.ts";
 import { labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
 export type { Labelled };
@@ -38,10 +37,15 @@ export function scoreOf(targets: readonly Labelled[], predicted: readonly Polari
   return { targets: targets.length, accuracy: correct / targets.length, macro_f1: f1.reduce((a, b) => a + b, 0) / f1.length, confusion, errors };
 }
 
-/** The model's judgements of labelled targets, each with the other targets of its sentence. */
+/**
+ * The model's judgements of labelled targets, each with the other targets of its sentence and its
+ * review's stars where known: what `npm run sentiment` answers (build/sentiment/cli.ts).
+ */
 export function modelScore(targets: readonly Labelled[]): Score {
   const m = model();
-  return scoreOf(targets, examplesOf(targets).map((e) => decide(scores(m, e.features))));
+  const byText = new Map<string, Labelled[]>();
+  for (const t of targets) (byText.get(t.text) ?? byText.set(t.text, []).get(t.text)!).push(t);
+  return scoreOf(targets, targets.map((t) => classify(t.text, t, byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to)), m, t.rating).polarity));
 }
 
 /** The rule engine alone. */

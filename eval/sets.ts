@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import type { Polarity } from "../build/sentiment/engine.ts";
+import { sentences } from "../build/sentiment/text.ts";
 
 export interface Labelled {
   id: string;
@@ -14,6 +15,8 @@ export interface Labelled {
   from: number;
   to: number;
   polarity: Polarity;
+  /** The review's stars, where the text is a whole review with a rating. */
+  rating?: number;
 }
 
 export interface LabelledSet {
@@ -55,6 +58,36 @@ function fromOwnReviews(): (text: string) => boolean {
   return (text) => texts.includes(text);
 }
 
+/**
+ * The sentences of a text that are close to a sentence of this business's reviews (the same words
+ * for the most part: a word-set Jaccard of 0.6 or more, four words at least): written data must
+ * not copy or paraphrase data/, or the audit of insights.json would judge text the model has seen.
+ */
+export function nearCopies(): (text: string) => string[] {
+  const dir = here("../data/reviews/");
+  const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9']+/g) ?? []);
+  const own = readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .flatMap((f) => readFileSync(new URL(f, dir), "utf8").split("\n").filter((l) => l.trim()))
+    .flatMap((l) => {
+      const text = (JSON.parse(l) as { text: string }).text;
+      return sentences(text).map((s) => words(text.slice(s.from, s.to)));
+    })
+    .filter((w) => w.size >= 4);
+  return (text) =>
+    sentences(text)
+      .map((s) => text.slice(s.from, s.to))
+      .filter((s) => {
+        const w = words(s);
+        if (w.size < 4) return false;
+        return own.some((o) => {
+          let shared = 0;
+          for (const x of w) if (o.has(x)) shared++;
+          return shared / (w.size + o.size - shared) >= 0.6;
+        });
+      });
+}
+
 const WRITTEN = ["food-a", "food-b", "home", "local", "tech", "travel-retail"];
 
 /** A set written with its own split: `eval/NAME/train.jsonl` and `eval/NAME/validation.jsonl`. */
@@ -73,6 +106,7 @@ export function labelledSets(): LabelledSet[] {
     },
     splitFiles("home-services", "home services", "written for this model: pest control and other home services, rich in neutral mentions and opposite polarities"),
     splitFiles("aspect-terms", "home services", "written for this model: pest-control sentences whose targets are the insights' aspect terms"),
+    splitFiles("complaints", "home services", "written for this model: whole pest-control reviews with their stars, rich in complaints without stock words, concessions, clock times and labels, and neutral set-ups"),
     splitFiles("lone", "several trades", "written for this model: one target per sentence in five domains, 40% neutral"),
     {
       name: "pest-control",

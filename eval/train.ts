@@ -37,7 +37,7 @@ export function featuresFor(t: Labelled, sameText: readonly Labelled[]): Feature
   const analysis = analyse(t.text, sentence);
   const [first, last] = targetTokens(analysis.words, t);
   const others: Span[] = sameText.filter((o) => o !== t && o.from >= sentence.from && o.to <= sentence.to && (o.from !== t.from || o.to !== t.to));
-  return featuresOf(analysis, first, last, others);
+  return featuresOf(analysis, first, last, others, t.rating);
 }
 
 export type Settings = {

@@ -27,6 +27,37 @@ export function stars(rating: number): string {
   return `<span class="stars" role="img" aria-label="${rating} out of 5 stars">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`;
 }
 
+/**
+ * The sentence of `text` that holds `needle` (case-insensitive; the first of its words when no
+ * phrase matches), on one line and cut to at most `max` characters around the match: what a search
+ * shows of a review. Without a match, the start of the text.
+ */
+export function excerptFor(text: string, needle: string | undefined, max: number): string {
+  const lower = text.toLowerCase();
+  const wanted = needle?.trim().toLowerCase();
+  let at = wanted ? lower.indexOf(wanted) : -1;
+  // Whole words in any form ("termites" finds "termite"): the first word's stem, at a word start.
+  for (const word of at < 0 && wanted ? wanted.split(/\s+/) : []) {
+    const stem = word.replace(/(?:es|s|ed|ing)$/, "");
+    const found = stem.length >= 3 ? lower.search(new RegExp(`\\b${stem.replace(/[^a-z0-9]/g, "")}`)) : -1;
+    if (found >= 0) {
+      at = found;
+      break;
+    }
+  }
+  if (at < 0) return excerpt(text, max);
+  const start = Math.max(text.lastIndexOf(". ", at), text.lastIndexOf("! ", at), text.lastIndexOf("? ", at), text.lastIndexOf("\n", at));
+  const from = start < 0 ? 0 : start + (text[start] === "\n" ? 1 : 2);
+  const ends = [". ", "! ", "? ", "\n"].map((e) => text.indexOf(e, at)).filter((i) => i >= 0);
+  const to = ends.length ? Math.min(...ends) + 1 : text.length;
+  const sentence = text.slice(from, to).replace(/\s+/g, " ").trim();
+  if (sentence.length <= max) return sentence;
+  // A long sentence: the part around the match, cut at words.
+  const offset = Math.max(0, at - from - Math.floor(max / 3));
+  const part = excerpt(sentence.slice(offset), max - (offset ? 1 : 0));
+  return offset ? `…${part.slice(part.indexOf(" ") + 1)}` : part;
+}
+
 /** `text` on one line, cut at a word to at most `max` characters (with its "…"). */
 export function excerpt(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ");

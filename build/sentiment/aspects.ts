@@ -15,94 +15,151 @@ export interface AspectDefinition {
   question: string;
   /** What a customer who mentions it talks about, for the FAQ's answer ("who mention {subject}"). */
   subject: string;
+  /**
+   * Whose doing it is: a technician's visit (counted in the profile of the technician it is about)
+   * or the office's (prices, booking, billing, calls, the guarantee: never in a technician's profile).
+   */
+  scope: "visit" | "office";
   terms: RegExp;
   /** When set, the terms count only in a sentence that also matches this (a dog is a safety matter only near a treatment). */
   context?: RegExp;
+  /** When set, the terms do not count in a sentence that matches this ("when I called, they told me…" is the office speaking). */
+  unless?: RegExp;
 }
 
 const terms = (...alternatives: string[]) => new RegExp(`(?<![\\w'-])(?:${alternatives.join("|")})(?![\\w'-])`, "gi");
+
+/** What a plan or an extra is called when someone sells it. */
+const PLAN = "(?:(?:quarterly|annual|yearly|monthly|maintenance|service|protection|premium|bigger|full|home) )?(?:plan|contract|package|add-?ons?|upgrades?|subscription)";
 
 export const ASPECTS: AspectDefinition[] = [
   {
     id: "punctuality",
     name: "Punctuality",
     question: "Do the technicians arrive on time?",
-    subject: "when the technician arrived",
+    subject: "when the technician arrived, or the notice of it",
+    scope: "visit",
     terms: terms("(?<!(?:closed|came in|delivered|done|finished|completed|paid) )on time", "late", "punctual(?:ly|ity)?",
       // "When the tech showed up he said…" sets the scene: showing up is punctuality with a time.
-      "show(?:ed)? up (?:on time|late|early|right on time|at \\d|exactly|promptly|when|within|\\d+ min)", "arriv(?:ed|al|e|es)", "running behind", "no[- ]show", "(?:nobody|never|didn't|did not) show(?:ed)?(?: up)?", "on the dot",
+      "show(?:ed)? up (?:on time|late|early|right on time|at \\d|exactly|promptly|when|within|\\d+ min)", "showed at \\d", "arriv(?:ed|al|e|es)", "running behind", "no[- ]show", "(?:nobody|never|didn't|did not|no one)(?: ever)? show(?:ed)?(?: up)?", "missed (?:us|me|the appointment|our appointment|my appointment)", "skipped (?:january|february|march|april|may|june|july|august|september|october|november|december|(?:a|the|our|my|a whole) (?:visit|service|treatment|appointment|month))", "on the dot",
       // A window is the arrival window, not the kitchen's; waiting is for the technician, not for the pests to leave.
-      "(?:in|within|after|outside|before|end of) the (?:(?:time|arrival|appointment|service) )?window", "kept (?:me|us) waiting", "waited (?:all day|around|for (?:him|her|them|the tech)|(?:an?|\\d+|two|three) hours?)", "(?:came|was|were|got (?:here|there)) early"),
+      "(?:in|within|after|outside|before|end of) the (?:(?:time|arrival|appointment|service) )?window(?! (?:frames?|sills?|trim|wells?|screens?|seals?))", "(?:time|arrival|appointment|service) window", "kept (?:me|us) waiting", "waited (?:all day|around|for (?:him|her|them|the tech)|(?:an?|\\d+|two|three) hours?)", "(?:came|was|were|got (?:here|there)) early",
+      // Arrival notices are about arriving, not about explaining the treatment.
+      "called ahead", "text(?:s|ed)? (?:me |us )?(?:ahead|first|before|when|that|to say|to let|on (?:his|her|the) way)", "heads[- ]up", "on (?:his|her|their|the) way", "\\d+ min(?:ute)?s? (?:out|away)",
+      "(?:pulled|got|came|showed|rolled|turned) (?:up |in |here |there )?(?:at|around|after|past) (?:\\d|noon)", "nobody came", "came and went", "never (?:texts|calls) (?:before|ahead)", "(?:\\d+|twenty|thirty|fifteen|ten) min(?:ute)?s? early", "a (?:full )?day (?:late|after)"),
   },
   {
     id: "professionalism",
     name: "Courtesy and professionalism",
     question: "Are the technicians courteous and professional?",
     subject: "the technicians' manner",
-    terms: terms("friendly", "polite(?:ly)?", "courteous", "rude(?:ly|ness)?", "(?:un)?professional(?:ly|ism)?", "respectful(?:ly)?", "disrespectful", "pleasant", "personable", "attitude", "manners", "demeanou?r", "(?<!(?:the|that|this|same|right|locked) )kind(?! of)", "(?<!(?:would have been|would be|it would be|it'd be|that'd be) )nice", "patient", "condescending", "dismissive", "knowledgeable", "pushy", "courtesy"),
+    scope: "visit",
+    terms: terms("friendly", "polite(?:ly)?", "courteous", "rude(?:ly|ness)?", "(?:un)?professional(?:ly|ism)?", "respectful(?:ly)?", "disrespectful", "pleasant", "personable", "attitude", "manners", "demeanou?r", "(?<!(?:the|that|this|same|right|locked) )kind(?! of)", "(?<!(?:would have been|would be|it would be|it'd be|that'd be) )nice", "patient", "condescending", "dismissive", "knowledgeable", "courtesy", "(?:went |goes |go )?above and beyond", "knows? (?:his|her|their) stuff", "knew what (?:he|she|they) (?:was|were) doing", "apologi[sz](?:e|ed|es)", "(?:on|glued to) (?:his|her) phone", "(?:great|good|fantastic|wonderful|lovely) (?:tech|technician|guy|gal)", "brusque", "short with (?:me|us)", "a gem", "unannounced"),
+    // The office's manner is the office's: "the office was nice about it".
+    unless: /\b(?:the office|office staff|receptionist|front desk|customer service)\b/i,
   },
   {
     id: "effectiveness",
     name: "Effectiveness",
     question: "Does the treatment get rid of the pests?",
     subject: "whether the pests went away",
-    terms: terms("worked", "works", "working", "effective(?:ly|ness)?", "ineffective", "results?", "gone", "got rid of", "get rid of", "eliminated", "no more", "not (?:a|one) single", "haven'?t (?:seen|had|noticed|heard)", "have not (?:seen|had|heard)", "(?:no|zero) (?:more )?" + PEST, PEST + " (?:came|are|were|is|was) (?:right )?back", "coming back", "still (?:seeing|see|have|had|getting|finding|hearing)", "under control", "solved"),
+    scope: "visit",
+    terms: terms("worked", "works", "working(?! (?:the|on|with|for|in|around|through|hard|late|weekends?|holidays?))", "effective(?:ly|ness)?", "ineffective", "results?", "gone", "got rid of", "get rid of", "eliminated", "no more", "not (?:a|one) single", "haven'?t (?:seen|had|noticed|heard)", "have not (?:seen|had|heard)", "(?:no|zero) (?:more )?" + PEST, PEST + " (?:came|are|were|is|was) (?:right )?back", "coming back", "still (?:seeing|see|have|had|getting|finding|hearing)", "under control", "solved",
+      "did(?:n't| not)? (?:absolutely )?(?:nothing|anything|a thing)", "(?:made|make|makes) no difference", "no (?:difference|change|improvement)", "(?:didn't|did not|doesn't|does not|never) (?:work|help)", "brought them (?:right )?back",
+      PEST + " (?:are |is |were |was )?still", "still (?:there|here|out there|running|showing up|show up|alive|around)", "(?:fewer|less) " + PEST, PEST + " (?:are|is|were|was) (?:fewer|down|worse|doing great)", "(?:sightings|activity) (?:are|is|was|were) (?:down|up)", "took care of", "helped(?: some| a lot| a little)?", "eaten alive", "not a (?:sound|peep|trace|one)", "nothing (?:for|since|in) (?:\\d+|a|two|three|four|weeks|months)", "(?:had|have|hearing|seeing|saw|heard|found|finding) (?:\\w+ ){0,4}again", "down from", "(?:big|huge|real|night and day|a|any|much) difference", "(?:usable|enjoyable) again", "(?:use|enjoy) (?:the|our|my) (?:patio|yard|backyard|pool|deck|porch|garden)", "got them(?: all)?", "cleared (?:out|up)", "caught (?:\\d+|one|two|three|four|five|several|most|all)"),
   },
   {
     id: "thoroughness",
     name: "Thoroughness",
     question: "Is the work thorough?",
     subject: "how thorough the work was",
-    terms: terms("thorough(?:ly|ness)?", "meticulous(?:ly)?", "detailed", "careful(?:ly)?", "(?<!feel |felt )rushed", "hurried", "sloppy", "missed", "cut corners", "every (?:corner|inch|room|crack|nook)", "half[- ]hearted", "took (?:his|her|their) time", "attention to detail"),
+    scope: "visit",
+    terms: terms("thorough(?:ly|ness)?", "meticulous(?:ly)?", "detailed", "careful(?:ly)?", "(?<!feel |felt )rushed", "hurried", "sloppy", "missed(?! (?:us|me|the appointment|our appointment|my appointment))", "cut corners", "every (?:corner|inch|room|crack|nook)", "half[- ]hearted", "took (?:his|her|their) time", "attention to detail",
+      // A visit's length is its thoroughness: "gone in eleven minutes", "in and out".
+      "(?:was|were|done|finished|gone|left|out|took|spent|sprayed|treated|here|there)(?: (?:in|for|under))?(?: (?:about|maybe|only|like|under|less than|a good|barely))? (?:\\d+|five|ten|fifteen|twenty|thirty|forty|forty-five|a few)[- ]min(?:ute)?s?", "(?:five|ten|fifteen|\\d+)[- ]minute (?:visit|job|treatment|inspection)", "(?:was|were|he was|she was|they were|in) in and out",
+      // What a thorough visit did: "sealed up every hole he found", "crawled the entire crawlspace".
+      "(?:sealed|checked|inspected|treated|sprayed|covered|caulked|baited)(?: up)? (?:every|all|each|the entire|the whole|everything|them all)", "(?:climbed|crawled|went) (?:all over|the entire|the whole|up into|under the)", "(?:never|wouldn't|would not|would never) (?:have )?(?:found|checked|thought to check|noticed)", "(?:work|job) (?:was|is) (?:top notch|excellent|great|perfect|solid|amazing|sloppy|shoddy)", "(?:does|did|do|doing) (?:a |an )?(?:great|good|excellent|fantastic|amazing|solid|thorough|terrible|bad|sloppy) job", "top notch", "skipped(?! (?:january|february|march|april|may|june|july|august|september|october|november|december|(?:a|the|our|my|a whole) (?:visit|service|treatment|appointment|month)))", "(?:didn't|did not|never) (?:even )?(?:check|go (?:in|into|up|under)|come inside|look at|inspect|treat)", "hit or miss"),
   },
   {
     id: "communication",
     name: "Explaining the treatment",
     question: "Do they explain what they are doing?",
     subject: "how the treatment was explained",
-    terms: terms("explain(?:ed|s|ing)?", "explanation", "walked (?:me|us) through", "questions?", "informed", "kept (?:me|us) (?:informed|updated|posted)", "communicat(?:ion|ed|e|ive)", "told (?:me|us)", "called ahead", "texted", "heads up", "report",
+    scope: "visit",
+    terms: terms("explain(?:ed|s|ing)?", "explanation", "walked (?:me|us) through", "questions?", "informed", "kept (?:me|us) (?:informed|updated|posted)", "communicat(?:ion|ed|e|ive)", "told (?:me|us)", "reports?", "straight answer", "documentation", "photos", "showed (?:me|us) (?:how|where|what|the)", "(?:gave|give|sent|emailed) (?:me |us )?(?:a |the )?(?:list|letter|copy|write-?up|summary)", "(?:a |no )?(?:phone )?call (?:before|first|ahead of) (?:they|he|she|doing|the)", "(?:ask|asked|asking) (?:me |us )?(?:first|before)", "(?:would not|wouldn't|didn't|did not|never) (?:tell|say|mention)", "nobody (?:mentioned|told)", "notes", "prep list", "(?:went|walked) (?:me |us )?through",
       // "Update:" heads an edited review; updates are communication when someone sends them.
-      "(?:sent|send|sends|gave|give|gives|got|texted|emailed) (?:me |us )?(?:an? |regular |the |frequent )?updates?", "kept (?:me|us) updated"),
+      "(?:sent|send|sends|gave|give|gives|got|emailed) (?:me |us )?(?:an? |regular |the |frequent )?updates?", "kept (?:me|us) updated"),
+    // "When I called, all they said was…": the office answering the phone.
+    unless: /\b(?:(?:i|we) (?:called|phoned|emailed)|on the phone|the office|voicemail)\b/i,
   },
   {
     id: "price",
     name: "Price and value",
     question: "Is the price fair for the work?",
-    subject: "the price or the bill",
-    terms: terms("price[sd]?", "pricing", "cost(?:s|ly)?", "expensive", "pricey", "cheap(?:er|est)?", "affordable", "reasonabl[ey](?: priced)?", "value", "worth", "fees?", "charged?", "bill(?:ed|ing)?", "quoted?", "upsell(?:ing)?", "upsold", "overpriced", "money", "rates?", "\\$\\d[\\d,]*(?:\\.\\d\\d)?"),
+    subject: "the price",
+    scope: "office",
+    terms: terms("price[sd]?", "pricing", "cost(?:s|ly)?", "expensive", "pricey", "cheap(?:er|est)?", "affordable", "reasonabl[ey](?: priced)?", "value", "worth(?! of)", "fees?", "(?<!(?:no|at no|duplicate|double|free of|extra) )charged?(?! (?:twice|me twice|us twice))", "bill", "quoted?", "overpriced", "money", "rates?", "sticker shock", "(?:price |rate )?(?:increase|hike)s?", "\\$\\d[\\d,]*(?:\\.\\d\\d)?(?! (?:repair|fix|vet bill|in damage|worth of damage))"),
   },
   {
     id: "safety",
     name: "Safety for pets, children and the home",
     question: "Is the treatment safe for pets and children?",
     subject: "pets, children or the treatment's safety",
-    terms: terms("pets?", "dogs?", "cats?", "puppy", "kids?", "children", "child", "baby", "toddler", "grandkids", "newborn", "safe(?:ty)?", "unsafe", "chemicals?", "toxic", "non[- ]toxic", "smell", "odou?r", "fumes", "pet[- ]safe", "pet[- ]friendly", "kid[- ]safe"),
+    scope: "visit",
+    terms: terms("pets?", "dogs?", "cats?", "puppy", "kids?", "children", "child", "baby", "toddler", "grandkids", "newborn", "safe(?:ty)?", "unsafe", "chemicals?", "toxic", "non[- ]toxic", "smell", "odou?r", "fumes", "pet[- ]safe", "pet[- ]friendly", "kid[- ]safe", "vegetables", "garden beds?", "killed (?:my|our|the) (?:roses|plants|garden|flowers|grass|lawn|tomatoes)"),
     // A dog or a child is a safety matter only where the sentence is about the treatment: "the dog
     // was going nuts every night" is why the customer called, "great with my kids" is manners.
-    context: /\b(?:safe|safely|safety|unsafe|spray\w*|chemicals?|toxic|poison\w*|bait\w*|treat\w*|products?|pesticides?|fumes|smell\w*|odou?rs?|residue|dr(?:y|ied|ies)|reach|get into)\b/i,
+    context: /\b(?:safe|safely|safety|unsafe|spray\w*|chemicals?|toxic|poison\w*|bait\w*|treat\w*|products?|pesticides?|fumes|smell\w*|odou?rs?|residue|dr(?:y|ied|ies)|reach|get into|throw (?:out|away)|threw (?:out|away))\b/i,
   },
   {
     id: "scheduling",
-    name: "Scheduling and responsiveness",
-    question: "Is it easy to get an appointment and a reply?",
-    subject: "booking or getting a reply",
+    name: "Scheduling",
+    question: "Is it easy to get an appointment?",
+    subject: "getting an appointment",
+    scope: "office",
     terms: terms("schedul(?:e|ed|ing)", "reschedul(?:e|ed|ing)",
       // An appointment is scheduling when it is made, moved or waited for; "late to both appointments" is punctuality.
-      "(?:get|got|make|made|book|booked|set up|moved|changed) (?:an? |the |my |our )?appointments?", "(?:first|next|earliest|soonest) available(?: appointment)?", "appointments? (?:was|were|got|had to be) (?:moved|changed|cancel\\w*|reschedul\\w*|pushed)", "wait(?:ed)? (?:\\w+ ){0,3}for (?:an? |the )?appointment", "book(?:ed|ing)?", "availability", "available", "same[- ]day", "(?:came|come|out|in) (?:the )?next[- ]day", "next[- ]day (?:appointment|service|visit)", "called (?:me |us )?back", "call(?:s)? back", "responsive(?:ness)?", "unresponsive", "(?<!in )(?:the|their|your) office", "(?:time|arrival|appointment|service) window", "office (?:staff|manager|lady|person)", "front desk", "phone", "returned (?:my|our) calls?", "(?:nobody|never|didn't|did not) call(?:ed)?(?: back)?", "got (?:me|us) in", "fit (?:me|us) in", "(?:they|he|she|office|tech) cancel(?:l?ed)?", "cancel(?:l?ed)? on (?:me|us)"),
+      "(?:get|got|make|made|book|booked|set up|moved|changed) (?:an? |the |my |our )?appointments?", "(?:first|next|earliest|soonest) available(?: appointment)?", "appointments? (?:was|were|got|had to be) (?:moved|changed|cancel\\w*|reschedul\\w*|pushed)", "wait(?:ed)? (?:\\w+ ){0,3}for (?:an? |the )?appointment", "book(?:ed)?(?! online| through| on the)", "availability", "available", "same[- ]day", "(?:came|come|out|in) (?:the )?next[- ]day", "next[- ]day (?:appointment|service|visit)", "got (?:me|us) in", "fit (?:me|us) in", "(?:they|he|she|office|tech) cancel(?:l?ed)?", "cancel(?:l?ed)? on (?:me|us)", "rebook(?:ed|ing)?", "earliest (?:appointment|opening|slot|date|was)", "(?:\\d+|two|three|four|a couple of|a few) (?:days?|weeks?) out", "reminders?", "route change", "out (?:that|the same|this) (?:afternoon|morning|evening|day)"),
+  },
+  {
+    id: "office",
+    name: "Office responsiveness",
+    question: "Does the office answer and call back?",
+    subject: "calls, voicemails or the office",
+    scope: "office",
+    terms: terms("voicemails?", "(?:left|leave|leaving) (?:a |an |two |three |\\d+ |several |multiple |many )?(?:messages?|vms?)", "call(?:ed|s)? (?:me |us )?back", "returned (?:my|our) (?:calls?|messages?|emails?)", "return (?:my|our) (?:calls?|messages?|emails?)", "(?:nobody|never|didn't|did not|no one|none) (?:ever )?(?:(?:called|call) (?:me |us )?back|answered|answer|returned|responded|respond|got back)", "got back to (?:me|us)", "(?<!in )(?:the|their|your) office", "office (?:staff|manager|lady|person)", "front desk", "receptionist", "(?:answer|answered|answers|pick up|picked up|on|over) the phone", "phone calls? (?:went|go|goes|were|are|was) (?:unanswered|ignored|to voicemail|returned)", "(?:their|the office's) phones?", "emails?", "responsive(?:ness)?", "unresponsive", "on hold", "hard to reach", "contact form"),
+  },
+  {
+    id: "sales_pressure",
+    name: "Sales pressure",
+    question: "Do they push extra services?",
+    subject: "sales pitches or upselling",
+    scope: "visit",
+    terms: terms("pushy", "upsell(?:ing|s)?", "upsold", "(?:sales )?pitch(?:ed|ing)?", "hard sell", "pressured?", "salesy", "(?:pushing|pushed|push|sell|selling|sold|sign|signed|talk|talked) (?:me |us )?(?:on |into |up for )?(?:the |a |an |their |his |her )?" + PLAN, "(?:needed|need) (?:the |a |an )?" + PLAN),
+  },
+  {
+    id: "billing",
+    name: "Booking and billing",
+    question: "Do online booking and billing work?",
+    subject: "online booking, invoices or charges",
+    scope: "office",
+    terms: terms("invoic(?:e|es|ed|ing)", "bill(?:ed|ing)", "double[- ]charged", "charged (?:me |us |my card )?twice", "(?:my |the )?card", "auto-?pay", "refund(?:ed|s)?", "receipts?", "portal", "(?:the|their|your) app", "online (?:booking|system|portal|scheduling|payment)", "(?:booked|book|booking|scheduled) (?:it )?(?:online|through (?:the|their)|on (?:the|their) (?:site|website|app))", "booking system", "(?:new )?(?:payment|billing|booking) system", "website", "statement"),
   },
   {
     id: "follow_up",
-    name: "Follow-up and warranty",
+    name: "Follow-up and guarantee",
     question: "Do they come back if the pests return?",
-    subject: "follow-up visits or the warranty",
-    terms: terms("follow[- ]?ups?", "followed up", "re-?treat(?:ed|ment|ments)?", "retreat(?:ed|ment|ments)?", "warrant(?:y|ies)", "guarantee[sd]?", "came back out", "come back out", "came back(?= (?:out|to|twice|again|for|a (?:few|couple)|\\w+ (?:days?|weeks?) later|\\d))", "callbacks?", "second visit", "return visit", "free (?:visit|re-?treatment|of charge)", "checked (?:in|back)"),
+    subject: "follow-up visits or the guarantee",
+    scope: "office",
+    terms: terms("follow[- ]?ups?", "followed up", "re-?treat(?:ed|ment|ments)?", "retreat(?:ed|ment|ments)?", "re-?service", "warrant(?:y|ies)", "guarantee[sd]?", "came back out", "come back out", "came back(?= (?:out|to|twice|again|for|a (?:few|couple)|\\w+ (?:days?|weeks?) later|\\d))", "callbacks?", "(?:second|third|next|another|follow-up|return) (?:treatment|visit|round|inspection)s?", "(?:two|three|four) (?:visits|rounds|treatments)", "(?:someone|nobody|no one) (?:would|will) come", "(?:never|didn't|did not) (?:came|come) back", "(?:come|came|comes) back (?:for free|at no|free|and (?:sealed|fixed|re-?\\w+|treated|sprayed|checked))", "come back (?:to|and)", "free (?:visit|re-?treatment|of charge)", "checked (?:in|back)"),
   },
   {
     id: "cleanliness",
     name: "Cleanliness",
     question: "Do they leave the home clean?",
     subject: "how clean the home was left",
-    terms: terms("(?<!(?:inspection|report|record)(?: \\w+){0,4} (?:was|came back|is) )clean(?:ed|ly|ing)?(?: up)?(?! out)", "(?<!(?:billing|paperwork|scheduling|insurance|whole|hot) )mess(?:y)?(?! (?:around|with))", "tidy", "neat(?:ly)?", "debris", "tracked (?:in|mud|dirt|it)", "footprints", "mud(?:dy)?(?! tubes)", "dirt", "shoe covers", "booties", "spotless", "residue", "stains?"),
+    scope: "visit",
+    terms: terms("(?<!(?:inspection|report|record|follow[- ]?up)(?: \\w+){0,4} (?:was|came back|is) )clean(?:ed|ly|ing)?(?: up)?(?! out)", "(?<!(?:billing|paperwork|scheduling|insurance|whole|hot) )mess(?:y)?(?! (?:around|with))", "tidy", "neat(?:ly)?", "debris", "tracked (?:in|mud|dirt|it)", "footprints", "mud(?:dy)?(?! tubes)", "dirt", "shoe covers", "booties", "spotless", "residue", "stains?"),
   },
 ];
 
@@ -128,19 +185,20 @@ const PAST_WORRY = /\b(?:i|we) (?:was|were|had been) (?:\w+ )?(?:worried|nervous
  * as well but left almost no neutral mention; the neutral shift alone turned plain facts into
  * complaints). The second audit, a fresh draw, measures it.
  */
-const MENTION_BIAS = [0.5, 0, -1];
+const MENTION_BIAS = [0.2, 0, -0.3];
 
-/** Every aspect mention in a text, in reading order. */
-export function mentions(text: string, aspects: AspectDefinition[] = ASPECTS, m: Model = model()): Mention[] {
+/** Every aspect mention in a review's text (given its stars, when known), in reading order. */
+export function mentions(text: string, rating?: number, aspects: AspectDefinition[] = ASPECTS, m: Model = model()): Mention[] {
   const found: Mention[] = [];
   const memo = aspects === ASPECTS && m === model() ? SENTENCES : undefined;
   for (const sentence of sentences(text)) {
     const part = text.slice(sentence.from, sentence.to);
-    // A sentence is judged by itself alone, so one met before gives the same mentions (reviews
-    // repeat sentences: "Great service!"), shifted to where it stands now.
-    const known = memo?.get(part);
-    const own = known ?? sentenceMentions(text, sentence, part, aspects, m);
-    if (memo && !known) remember(memo, part, own.map((x) => shift(x, -sentence.from)));
+    // A sentence is judged by itself alone (and the review's stars), so one met before gives the
+    // same mentions (reviews repeat sentences: "Great service!"), shifted to where it stands now.
+    const key = `${rating ?? ""}\n${part}`;
+    const known = memo?.get(key);
+    const own = known ?? sentenceMentions(text, sentence, part, aspects, m, rating);
+    if (memo && !known) remember(memo, key, own.map((x) => shift(x, -sentence.from)));
     for (const x of own) found.push(known ? shift(x, sentence.from) : x);
   }
   return found;
@@ -159,11 +217,12 @@ function shift(x: Mention, by: number): Mention {
   return { ...x, term: { from: x.term.from + by, to: x.term.to + by }, quote: { from: x.quote.from + by, to: x.quote.to + by } };
 }
 
-function sentenceMentions(text: string, sentence: Span, part: string, aspects: AspectDefinition[], m: Model): Mention[] {
+function sentenceMentions(text: string, sentence: Span, part: string, aspects: AspectDefinition[], m: Model, rating?: number): Mention[] {
   const found: Mention[] = [];
   const terms: { aspect: string; term: Span }[] = [];
   for (const aspect of aspects) {
     if (aspect.context && !aspect.context.test(part)) continue;
+    if (aspect.unless?.test(part)) continue;
     aspect.terms.lastIndex = 0;
     const match = aspect.terms.exec(part);
     if (match) terms.push({ aspect: aspect.id, term: { from: sentence.from + match.index, to: sentence.from + match.index + match[0].length } });
@@ -173,7 +232,7 @@ function sentenceMentions(text: string, sentence: Span, part: string, aspects: A
   const analysis = analyse(text, sentence);
   for (const { aspect, term } of terms) {
     const others = terms.filter((t) => t.term !== term).map((t) => t.term);
-    const { polarity, quote, margin } = classifyIn(analysis, term, others, MENTION_BIAS, m);
+    const { polarity, quote, margin } = classifyIn(analysis, term, others, MENTION_BIAS, m, rating);
     // "I was nervous about the spraying": the worry the customer called with, not a complaint.
     const worry = polarity === "negative" && PAST_WORRY.test(text.slice(quote.from, quote.to));
     found.push({ aspect, term, quote, polarity: worry ? "neutral" : polarity, margin: worry ? 0 : Math.round(margin * 1000) / 1000 });

@@ -1,5 +1,6 @@
 /**
- * `npm run --silent sentiment -- FILE.jsonl`: for each line {"id","text","aspect","from","to"},
+ * `npm run --silent sentiment -- FILE.jsonl`: for each line {"id","text","aspect","from","to"} (and
+ * optionally "rating", the review's stars: evidence about its clauses),
  * print {"id","aspect","polarity"}: the model's judgement of that target in that text (model.ts).
  * Lines with the same text are one sentence's targets, and each is judged knowing the others.
  * Lines that cannot be read are reported on stderr with their line number; the others are still
@@ -17,6 +18,7 @@ const Target = z
     aspect: z.string().min(1),
     from: z.number().int().nonnegative().optional(),
     to: z.number().int().nonnegative().optional(),
+    rating: z.int().min(1).max(5).optional(),
   })
   .refine((t) => (t.from === undefined) === (t.to === undefined), { message: "give both from and to, or neither", path: ["to"] })
   .refine((t) => t.from === undefined || (t.from < t.to! && t.to! <= t.text.length), { message: "from/to must be a non-empty range inside text", path: ["from"] });
@@ -40,7 +42,7 @@ async function main() {
   });
   let refused = 0;
   let line = 0;
-  const read: { id: string | number; aspect: string; text: string; span: { from: number; to: number } }[] = [];
+  const read: { id: string | number; aspect: string; text: string; span: { from: number; to: number }; rating?: number }[] = [];
   for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
     line++;
     if (raw.trim() === "") continue;
@@ -60,8 +62,8 @@ async function main() {
       console.error(`${file}:${line}: ${why}`);
       continue;
     }
-    const { id, aspect, text } = target.data;
-    read.push({ id, aspect, text, span });
+    const { id, aspect, text, rating } = target.data;
+    read.push({ id, aspect, text, span, rating });
   }
   const byText = new Map<string, { from: number; to: number }[]>();
   for (const t of read) {
@@ -70,9 +72,9 @@ async function main() {
     else byText.set(t.text, [t.span]);
   }
   const out: string[] = [];
-  for (const { id, aspect, text, span } of read) {
+  for (const { id, aspect, text, span, rating } of read) {
     const others = byText.get(text)!.filter((o) => o !== span && (o.from !== span.from || o.to !== span.to));
-    out.push(JSON.stringify({ id, aspect, polarity: classify(text, span, others).polarity }));
+    out.push(JSON.stringify({ id, aspect, polarity: classify(text, span, others, undefined, rating).polarity }));
     if (out.length >= 1000) process.stdout.write(out.splice(0).join("\n") + "\n");
   }
   if (out.length) process.stdout.write(out.join("\n") + "\n");

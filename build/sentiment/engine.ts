@@ -151,6 +151,8 @@ export function targetTokens(words: Token[], target: Span): [number, number] {
 
 export type Cut = "contrast" | "semicolon" | "comma" | "and" | null;
 
+const PUNCTUATION_WORD = /^[!?,;:()\u2013\u2014-]+$/;
+
 /** Where clauses meet, and how strongly. */
 function boundaries(words: Token[]): Cut[] {
   const cuts: Cut[] = words.map((w, i) => {
@@ -165,6 +167,8 @@ function boundaries(words: Token[]): Cut[] {
     if (w.word === "and" || w.word === "while" || w.word === "whilst" || w.word === "plus" || w.word === "so" || w.word === "because" || w.word === "which") return "and";
     return null;
   });
+  // "Punctuality: 2.", "Price: fair": a label's colon joins the label to its verdict.
+  if (words[1]?.word === ":" || (words[2]?.word === ":" && !PUNCTUATION_WORD.test(words[1]!.word))) cuts[words[1]?.word === ":" ? 1 : 2] = null;
   // "Although the price was high, the service was great": the first comma is the contrast.
   const opener = words.findIndex((w) => CONCESSIVE_OPENERS.has(w.word));
   if (opener >= 0 && opener <= 1 && (words[opener]!.word !== "even" || words[opener + 1]?.word === "though" || words[opener + 1]?.word === "if")) {
@@ -213,6 +217,7 @@ function findOpinions(words: Token[]): { opinions: (Opinion & { scalar?: string 
     opinions.push({ first: a, last: lastWord, valence: PHRASES.valences[group - 1]!, phrase: true });
     a = lastWord;
   }
+  opinions.push(...numberOpinions(words, taken));
   const lex = lexicon();
   words.forEach((w, i) => {
     if (taken[i] || isNegator(w.word) || w.word in DEGREE) return;
@@ -221,6 +226,47 @@ function findOpinions(words: Token[]): { opinions: (Opinion & { scalar?: string 
     else if (v) opinions.push({ first: i, last: i, valence: v, phrase: false });
   });
   return { opinions, taken };
+}
+
+/**
+ * Opinions written in numbers: a score ("3/5", "Punctuality: 2", a label's bare number out of 5)
+ * and an arrival against its window ("the window was 8-12 and he showed at 12:15": late).
+ */
+function numberOpinions(words: Token[], taken: boolean[]): Opinion[] {
+  const out: Opinion[] = [];
+  const window = words.findIndex((w) => RANGE.test(w.word));
+  words.forEach((w, i) => {
+    if (taken[i]) return;
+    const score = /^(\d+(?:\.\d)?)\/(5|10)$/.exec(w.word);
+    const labelled = i === 2 && words[1]!.word === ":" && /^[0-5](?:\.\d)?$/.exec(w.word);
+    if (score || labelled) {
+      const value = score ? (Number(score[1]) / Number(score[2])) * 5 : Number(w.word);
+      if (value <= 5) out.push({ first: i, last: i, valence: value - 3, phrase: true });
+      return;
+    }
+    if (window >= 0 && i > window && CLOCK.test(w.word) && ARRIVED.test(words.slice(Math.max(0, i - 4), i).map((x) => x.word).join(" "))) {
+      const [from, to] = words[window]!.word.split(/\s?[-\u2013]\s?|\s(?:to|and)\s/).map(hours) as [number, number];
+      const at = hours(w.word);
+      // The verdict is on the whole arrival, from the window ("the arrival window was…") to the time.
+      const first = Math.max(0, window - 2);
+      if (at > to + 0.01) out.push({ first, last: i, valence: -2, phrase: true });
+      else if (at >= from) out.push({ first, last: i, valence: 1.2, phrase: true });
+    }
+  });
+  return out;
+}
+
+const RANGE = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?(?:\s?[-\u2013]\s?|\s(?:to|and)\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
+const CLOCK = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
+const ARRIVED = /\b(?:showed|show|arrived|arrive|came|got here|got there|pulled in|rolled in|rolled up|turned up|here|there) (?:up )?(?:at|around|about|by|after|past)?$|\b(?:at|around|until|till|after|past)$/;
+
+/** A clock time in hours of a working day: "12:15" 12.25, "2" and "2pm" 14, "8am" 8. */
+function hours(time: string): number {
+  const m = /^(\d{1,2})(?::(\d\d))?\s?([ap])?/.exec(time)!;
+  let h = Number(m[1]) % 12;
+  if (m[3] === "p" || (!m[3] && h < 7)) h += 12;
+  if (!m[3] && Number(m[1]) === 12) h = 12;
+  return h + Number(m[2] ?? 0) / 60;
 }
 
 /** Inflections VADER does not list: "recommends" → "recommend", "annoyingly" → "annoying". */
@@ -241,10 +287,15 @@ const DETERMINERS = new Set(["no", "zero"]);
 function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number {
   let v = o.valence;
   let negated = false;
+  const lex = lexicon();
   for (let i = o.first - 1; i >= Math.max(0, o.first - 4); i--) {
     const word = words[i]!.word;
     if (stops[i] && stops[i] !== "and") break;
-    if (isNegator(word)) {
+    // An opinion word in between takes the negation: "without worrying is priceless".
+    if (i < o.first - 1 && !isNegator(word) && !(word in DEGREE) && (lex.get(word) ?? 0) !== 0) break;
+    // "if he'd been on time": what did not happen.
+    const counterfactual = word === "if" && /^(?:\w+'d|had)$/.test(words[i + 1]?.word ?? "");
+    if (isNegator(word) || counterfactual) {
       // "not only", "no doubt": not a negation of what follows.
       const next = words[i + 1]?.word;
       if (next === "only" || next === "just" || next === "doubt") continue;
@@ -259,12 +310,22 @@ function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number
   return v;
 }
 
-/** The clause around the target, bounded by contrasts, semicolons and the sentence. */
-export function clause(words: Token[], cuts: Cut[], first: number, last: number, sentence: Span): Span {
+/**
+ * The clause around the target, bounded by contrasts, semicolons and the sentence. A concession
+ * keeps its verdict: when the clause after a "but" names none of the `others` (the sentence's
+ * other targets, as token ranges), it goes on about this one ("Pricey, but worth it").
+ */
+export function clause(words: Token[], cuts: Cut[], first: number, last: number, sentence: Span, others: readonly (readonly [number, number])[] = []): Span {
+  const ends = (cut: Cut) => cut === "contrast" || cut === "semicolon";
   let a = first;
-  while (a > 0 && cuts[a - 1] !== "contrast" && cuts[a - 1] !== "semicolon") a--;
+  while (a > 0 && !ends(cuts[a - 1]!)) a--;
   let b = last;
-  while (b < words.length - 1 && cuts[b + 1] !== "contrast" && cuts[b + 1] !== "semicolon") b++;
+  while (b < words.length - 1 && !ends(cuts[b + 1]!)) b++;
+  if (cuts[b + 1] === "contrast") {
+    let c = b + 1;
+    while (c < words.length - 1 && !ends(cuts[c + 1]!)) c++;
+    if (!others.some(([x]) => x > b && x <= c)) b = c;
+  }
   const from = a === 0 ? sentence.from : words[a]!.from;
   let to = b === words.length - 1 ? sentence.to : words[b]!.to;
   if (to < words[last]!.to) to = words[last]!.to;

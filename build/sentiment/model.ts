@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { analyse, clause, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
-import { featuresOf, type Features } from "./features.ts";
+import { featuresOf, readingOf, type Features } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
 export const CLASSES: readonly Polarity[] = POLARITIES;
@@ -83,20 +83,53 @@ export function decide(s: readonly number[]): Polarity {
 
 /**
  * The model's judgement of one target in an analysed sentence; `others` are the sentence's other
- * targets; `bias` is added to the class scores before deciding (a prior for another kind of text).
+ * targets; `bias` is added to the class scores before deciding (a prior for another kind of text);
+ * `rating` is the review's stars, when the text is a review.
  * `margin` is how far the chosen class's score leads the next: how sure the model is.
  */
-export function classifyIn(analysis: Analysis, target: Span, others: readonly Span[] = [], bias: readonly number[] = [0, 0, 0], m: Model = model()): Judgement & { margin: number } {
+export function classifyIn(analysis: Analysis, target: Span, others: readonly Span[] = [], bias: readonly number[] = [0, 0, 0], m: Model = model(), rating?: number): Judgement & { margin: number } {
   const { words, cuts, sentence } = analysis;
   if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, quote: sentence };
   const [first, last] = targetTokens(words, target);
-  const s = scores(m, featuresOf(analysis, first, last, others)).map((x, k) => x + bias[k]!);
+  const s = scores(m, featuresOf(analysis, first, last, others, rating)).map((x, k) => x + bias[k]!);
   const [best, second] = [...s].sort((a, b) => b - a);
-  return { polarity: decide(s), score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence) };
+  const ranges = others.map((o) => targetTokens(words, o)).filter(([x, y]) => y < first || x > last);
+  const polarity = overruled(analysis, first, last, ranges) ?? decide(s);
+  return { polarity, score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence, ranges) };
+}
+
+/**
+ * Where the sentence's own structure settles the polarity, whatever the words' weights say:
+ *
+ * - a label's verdict: "Punctuality: 2.", "Price: fair" (the value after the label's colon);
+ * - a concession's, when the clause after the "but" names no other target: praise taken back
+ *   ("the ants were gone for three weeks, but the heat brought them right back") or a complaint
+ *   outweighed by a verdict of worth ("Pricey, but worth it", "went up a little, but it's still
+ *   fair"). A complaint followed by something else good stays a complaint: "a bit late, but he
+ *   called ahead" is still late.
+ */
+const WITHHELD = /\b(?:maybe|perhaps)\b.*\b(?:i don't know|i do not know|not sure|who knows|hard to say|can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|hard to say)\b/;
+const WORTH = /^(?:worth|worthwhile|fair|priceless|reasonable|justified|deal|value|bargain)$/;
+
+export function overruled(analysis: Analysis, first: number, last: number, others: readonly [number, number][]): Polarity | undefined {
+  const { words, opinions } = analysis;
+  const colon = words[1]?.word === ":" ? 1 : words[2]?.word === ":" ? 2 : -1;
+  if (colon > 0 && last < colon) {
+    const value = opinions.filter((o) => o.first === colon + 1).reduce((sum, o) => sum + o.valence, 0);
+    const scored = opinions.some((o) => o.first === colon + 1);
+    if (scored) return value > 0.3 ? "positive" : value < -0.3 ? "negative" : "neutral";
+  }
+  // "Maybe the ants are gone, I don't know": a verdict withheld.
+  if (WITHHELD.test(words.map((w) => w.word).join(" "))) return "neutral";
+  const { own, conceded } = readingOf(analysis, first, last, others);
+  if (conceded <= -1 && own >= 0) return "negative";
+  if (conceded >= 1 && own <= 0 && words.some((w, i) => i > last && WORTH.test(w.word))) return "positive";
+  if (conceded >= 1 && own <= -1) return "negative";
+  return undefined;
 }
 
 /** The model's judgement of a target (a span of `text`). */
-export function classify(text: string, target: Span, others: readonly Span[] = [], m: Model = model()): Judgement {
+export function classify(text: string, target: Span, others: readonly Span[] = [], m: Model = model(), rating?: number): Judgement {
   const sentence = sentenceAt(text, target.from);
-  return classifyIn(analyse(text, sentence), target, others.filter((o) => o.from >= sentence.from && o.to <= sentence.to), [0, 0, 0], m);
+  return classifyIn(analyse(text, sentence), target, others.filter((o) => o.from >= sentence.from && o.to <= sentence.to), [0, 0, 0], m, rating);
 }

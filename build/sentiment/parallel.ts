@@ -13,11 +13,17 @@ import { POLARITIES } from "./engine.ts";
 const WIDTH = 7;
 const HERE = new URL(import.meta.url);
 
-/** Mentions per text, in order; encoded as [count, ...WIDTH ints per mention] per text. */
-export function encode(texts: readonly string[]): Int32Array {
+/** A review as the sentiment model reads it: its text, and its stars. */
+export interface Said {
+  text: string;
+  rating: number;
+}
+
+/** Mentions per review, in order; encoded as [count, ...WIDTH ints per mention] per review. */
+export function encode(reviews: readonly Said[]): Int32Array {
   const out: number[] = [];
-  for (const text of texts) {
-    const found = mentions(text);
+  for (const { text, rating } of reviews) {
+    const found = mentions(text, rating);
     out.push(found.length);
     for (const m of found) {
       out.push(ASPECTS.findIndex((a) => a.id === m.aspect), POLARITIES.indexOf(m.polarity), m.term.from, m.term.to, m.quote.from, m.quote.to, Math.round(m.margin * 1000));
@@ -53,19 +59,22 @@ export function decode(entry: Int32Array): Mention[] {
   return list;
 }
 
+/** What a review's mentions depend on: its stars and its text. */
+export const keyOf = (r: Said) => `${r.rating}\n${r.text}`;
+
 /**
- * Each text's mentions as its encoding, judged on every core when there are many; a text given
- * twice is judged once.
+ * Each review's mentions as its encoding, judged on every core when there are many; a text given
+ * twice with the same stars is judged once.
  */
-export async function judge(texts: readonly string[]): Promise<Int32Array[]> {
-  const unique = [...new Set(texts)];
+export async function judge(reviews: readonly Said[]): Promise<Int32Array[]> {
+  const unique = [...new Map(reviews.map((r) => [keyOf(r), r])).values()];
   const judged = split(await encodeAll(unique));
-  const byText = new Map(unique.map((text, i) => [text, judged[i]!]));
-  return texts.map((text) => byText.get(text)!);
+  const byKey = new Map(unique.map((r, i) => [keyOf(r), judged[i]!]));
+  return reviews.map((r) => byKey.get(keyOf(r))!);
 }
 
-/** The texts' encodings, judged here for a few texts and by worker threads for many. */
-async function encodeAll(texts: readonly string[]): Promise<Int32Array> {
+/** The reviews' encodings, judged here for a few and by worker threads for many. */
+async function encodeAll(texts: readonly Said[]): Promise<Int32Array> {
   const workers = Math.min(availableParallelism(), Math.ceil(texts.length / WORTH_A_THREAD));
   if (workers <= 1) return encode(texts);
   const size = Math.ceil(texts.length / workers);

@@ -36,11 +36,14 @@ const PATTERNS: [string, number][] = [
   [`${PEST} (?:(?:are|were|have been|keep|kept|are still|were still|started|start|starts) )?(?:coming|came|come|comes|creeping|crawling) (?:right |straight |all |right on |back )*back`, -2.3],
   [`${PEST} (?:came|come|comes|coming|returned|are back|were back|is back|was back|reappeared|never left|keep returning|kept returning|are returning|are everywhere|were everywhere|all over)`, -2.1],
   [`back within (?:a |two |three |\\d+ )?(?:days?|weeks?)`, -1.2],
+  [`brought (?:them|it|the \\w+|\\w+) (?:right |all |straight )?back`, -2],
+  [`adds? up (?:fast|quickly|quick)|(?:the )?only (?:downside|down side|complaint|negative|gripe|con)|^fix (?:that|the|your|their)`, -1.5],
   [`still (?:nothing|none|clear|no sign|no ${PEST}|(?:ant|bug|pest|mouse|mice|roach|spider|termite) free)`, 1.8],
   [`still (?:seeing|see|saw|seen|have|has|had|getting|get|got|finding|find|found|hearing|hear|dealing with|having|being bitten|bitten|there|around|alive|active|crawling|coming|showing up)(?! no\\b| zero\\b| none\\b| nothing\\b)`, -2],
   [`${NOT} (?:work|worked|help|helped|do anything|do a thing|make a difference|made a difference|solve|fix|fixed|solved|get rid of|kill|touch the problem)`, -2],
   [`(?:did|does|do) (?:absolutely )?nothing|made no difference|no difference`, -2],
   [`waste of (?:money|time)`, -2.5],
+  [`(?:barely|hardly|never|didn't|did not|doesn't|does not) (?:made|make|makes|put|puts) (?:a|any) dent|wore off|wears off|wearing off|eye watering`, -1.8],
   [`(?:got|get|gets|getting|still getting|was|were|been) (?:bit|bitten)|bit again|bites again`, -2],
   // Punctuality.
   [`(?:right|exactly|bang|spot) on time|on the dot|right when (?:he|she|they) said`, 2],
@@ -48,8 +51,9 @@ const PATTERNS: [string, number][] = [
   [`ahead of (?:time|schedule)|(?:arrived|came|showed up|got here) early|early in the window`, 1.2],
   [`(?:in|within) the (?:time |arrival )?window|when (?:he|she|they) said (?:they|he|she) would`, 1.2],
   [`(?:showed up|arrived|came|was|were|is|are|running|ran|always) (?:(?:about|around|over|almost|nearly|like|at least) )?(?:(?:a bit|a little|very|really|so|super|way|always|often|again|quite|pretty|extremely|slightly|somewhat|an? \\w+|\\d+ \\w+) )?(?:late|behind)|behind schedule`, -1.8],
-  [`no show|(?:never|didn't|did not|nobody|no one|no one ever) (?:showed|show|came|arrived|turned up)(?: up)?|stood (?:me|us) up`, -2.5],
+  [`no show|(?:never|didn't|did not|nobody|no one|no one ever) (?:showed|show|came|arrived|turned up)(?: up)?|stood (?:me|us) up|(?:must have |)missed (?:us|me|the appointment|our appointment|my appointment)`, -2.5],
   [`(?:waited|waiting|wait) (?:for )?(?:over |almost |nearly |about |more than |another |an extra )?${NUM} (?:more )?(?:hours?|days?|weeks?)`, -1.6],
+  [`(?:had|have|has) to (?:call|ask|chase|email|keep calling|keep asking|call back|remind)|(?:called|emailed|asked) (?:three|four|five|several|multiple|\\d+) times`, -1.5],
   [`(?:had|have|has) to wait|long wait|waited (?:forever|and waited|all day|all morning)`, -1.6],
   [`(?:no|short|didn't have to|did not have to) wait`, 1.2],
   // Scheduling and responsiveness.
@@ -72,7 +76,7 @@ const PATTERNS: [string, number][] = [
   [`(?:hidden|surprise|extra|unexpected|added|additional) (?:fees?|charges?)`, -1.8],
   [`worth (?:every (?:penny|cent|dollar)|it|the (?:money|price|cost|investment|wait|trip)|every bit)`, 2],
   [`rip ?off|ripped (?:${ME} )?off|price goug(?:ing|ed)`, -2.5],
-  [`(?:more|much more|twice|double) (?:than|what) (?:(?:they|he|she|we) )?(?:expected|quoted|estimated|was quoted)`, -1.6],
+  [`(?:more|much more|twice|double) (?:than|what) (?:(?:they|he|she|we|i) )?(?:expected|quoted|estimated|was quoted)`, -1.6],
   [`(?:exactly|just) what (?:they|he|she|we) (?:quoted|estimated|said)|matched the quote|as quoted`, 1.4],
   [`(?:good|great|fair|excellent|honest|best|reasonable|competitive) (?:price|prices|pricing|value|deal|rates?)`, 1.8],
   // Safety.
@@ -91,6 +95,12 @@ const PATTERNS: [string, number][] = [
   [`(?:wouldn't|would not|refused to|won't|will not|did not|didn't) (?:honor|honour|cover|come back|stand behind|refund)`, -2.2],
   [`(?:charged|charge|billed|bill) ${ME} (?:again|twice|for the (?:re ?treatment|follow up|callback|second visit))`, -1.8],
   [`follow(?:ed|s)? up|checked (?:in|back)`, 1],
+  // Selling.
+  [`hard sell|sales ?pitch|(?:trying|tried|try|kept trying) to (?:sell|sign|upsell|push|talk|get) (?:me|us)|more time (?:trying to )?(?:sell|selling|sign|signing|pitch|pitching)|timeshare|being sold to|felt like a (?:sales )?pitch|(?:kept|keeps|kept on|was|were) (?:pushing|selling)|(?:pushed|pushing|push) (?:the |a |an |their |his |her )?(?:\\w+ )?(?:plan|contract|package|add-?ons?|upgrade)`, -1.8],
+  // Dismissals and waits: "what's the point of a guarantee", "all they said was…", "the earliest they could come was…".
+  [`what(?:'s| is) the point|all (?:they|he|she|the office) (?:said|told (?:me|us)|did|would say) was|(?:earliest|soonest) (?:they|he|she|anyone) could|had to (?:throw|toss) (?:out|away)`, -1.5],
+  // A wish for what did not happen: "I would've liked a call first", "would've been 5 stars if...".
+  [`would(?:'ve| have) (?:liked|preferred|appreciated|wanted)|(?:i|we) wish (?:he|she|they|someone|somebody|the \\w+)|would(?:'ve| have) been (?:5|five|4|four) stars|(?:should|could)(?:'ve| have) (?:called|told|said|warned|mentioned|let)`, -1.6],
   // Whole-experience expressions.
   [`(?:won't|will not|wouldn't|would not|never going to|not going to|will never|would never) (?:use|hire|call|book|go back|return|be back|be using|recommend|ever use)`, -2.3],
   [`(?:will|would|\\w+'ll|\\w+'d|definitely|absolutely|gladly) (?:use|hire|call|book) (?:them|again|this company)|customers? for life`, 1.8],

@@ -10,8 +10,8 @@ export interface Token extends Span {
   word: string;
 }
 
-/** Sentence ends: . ! ? (and runs of them) before a space and a capital/digit/quote, or a line break. */
-const SENTENCE_END = /[.!?]+["')\]]*(?=\s+["'(\[]?[A-Z0-9])|[.!?]+["')\]]*\s*$|\n+/g;
+/** Sentence ends: . ! ? (and runs of them) before a space and a capital/digit/quote/amount, or a line break. */
+const SENTENCE_END = /[.!?]+["')\]]*(?=\s+["'(\[]?[A-Z0-9$])|[.!?]+["')\]]*\s*$|\n+/g;
 /** Abbreviations whose dot does not end a sentence. */
 const ABBREVIATIONS = /(?:\b(?:mr|mrs|ms|dr|st|jr|sr|vs|etc|approx|appt|no|e\.g|i\.e)|\b[A-Z])\.$/i;
 
@@ -40,8 +40,12 @@ export function sentenceAt(text: string, at: number): Span {
   return all.find((s) => at < s.to) ?? all.at(-1) ?? { from: 0, to: text.length };
 }
 
-/** Words (with inner apostrophes, digits and $amounts) and punctuation that matters to scope. */
-const TOKEN = /\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:['\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
+/**
+ * Words (with inner apostrophes, digits and $amounts) and punctuation that matters to scope. A
+ * clock time ("12:15", "9:30am"), a range ("8-12", "9\u20131") and a score ("2/5") are one token:
+ * their colon or dash is no clause boundary.
+ */
+const TOKEN = /(?<=between )\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))? and \d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?:\s?[-\u2013]\s?|\sto\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}:\d\d(?:\s?[ap](?:\.m\.|m)(?![a-z]))?|\d+(?:\.\d)?\/\d+|\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:[\'\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
 
 /** The second half of a contraction a tokeniser split off, after its apostrophe: "it 's", "we 're". */
 const CLITIC = new Set(["s", "re", "ve", "ll", "d", "m"]);

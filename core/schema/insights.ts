@@ -26,7 +26,14 @@ const MentionRef = z.strictObject({
   to: Count.describe("End of the quoted clause, exclusive"),
 });
 
-const AspectProfile = z.strictObject({ id: AspectId, ...PolarityCounts, score: Score });
+const Quote = MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") });
+
+const AspectProfile = z.strictObject({
+  id: AspectId,
+  ...PolarityCounts,
+  score: Score,
+  quotes: z.array(Quote).max(2).describe("The clearest positive and the clearest negative quote about it, where there is one"),
+});
 
 const Entity = z.strictObject({
   id: Slug,

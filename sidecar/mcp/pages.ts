@@ -5,7 +5,7 @@
  * per review. Sizes are checked in tests/mcp/economy.test.ts.
  */
 import { reviewUrl as reviewUrlOf } from "../../core/urls.ts";
-import { excerpt } from "../../views/html.ts";
+import { excerptFor } from "../../views/html.ts";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { PublicReview } from "../../core/schema/public.ts";
@@ -53,8 +53,10 @@ export function pageContent(
   headline: string,
   before: Record<string, unknown> = {},
   changed?: { positions: number[]; truncated: boolean },
+  /** What the search looked for: each compact line shows the sentence that holds it. */
+  focus?: string,
 ): SerializedResult {
-  const pieces = page.positions.map((p) => piecesOf(bundle, p, detail));
+  const pieces = page.positions.map((p) => piecesOf(bundle, p, detail, focus));
   const late = changed?.positions.map((p) => piecesOf(bundle, p, detail)) ?? [];
   const next = page.next && encodeCursor(page.next);
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
@@ -107,18 +109,20 @@ const kept = new WeakMap<Bundle, LRUCache<number, Pieces>>();
 const PIECES_KEPT = 20_000;
 
 /** A review's pieces; compact ones are kept, full ones (asked for less) are made each time. */
-function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full"): Pieces {
+function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full", focus?: string): Pieces {
   let cache = kept.get(bundle);
   if (!cache) kept.set(bundle, (cache = new LRUCache({ max: PIECES_KEPT })));
-  const hit = detail === "compact" ? cache.get(p) : undefined;
+  // Lines that show a search's sentence differ per search: only the plain ones are kept.
+  const keep = detail === "compact" && !focus;
+  const hit = keep ? cache.get(p) : undefined;
   if (hit) return hit;
   const json = bundle.index.json(p);
   const r = JSON.parse(json) as PublicReview;
   const pieces = {
     review: Buffer.from(detail === "full" ? json : JSON.stringify(compact(r))),
-    line: Buffer.from(escaped(`- ${renderReview(r, detail)}`)),
+    line: Buffer.from(escaped(`- ${renderReview(r, detail, focus)}`)),
   };
-  if (detail === "compact") cache.set(p, pieces);
+  if (keep) cache.set(p, pieces);
   return pieces;
 }
 
@@ -148,8 +152,8 @@ export function quoted(text: string): string {
   return `«${text.replace(/«/g, "‹").replace(/»/g, "›")}»`;
 }
 
-export function renderReview(r: PublicReview, detail: "compact" | "full"): string {
-  if (detail === "compact") return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerpt(r.text, EXCERPT))}`;
+export function renderReview(r: PublicReview, detail: "compact" | "full", focus?: string): string {
+  if (detail === "compact") return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerptFor(r.text, focus, EXCERPT))}`;
   const reply = r.response ? `\n  Owner's reply (${r.response.date}): ${quoted(r.response.text)}` : "";
   return `${r.date} ${r.rating}/5 by ${quoted(r.author)} [${r.id}]\n  ${quoted(r.text.replace(/\n+/g, " "))}${reply}`;
 }

@@ -3,6 +3,7 @@
  * with a dist/: about 0.1 s on a small data folder, where `npm run build` as a process takes 2-3 s
  * of starting tsx and importing Eleventy. Tests of the command itself use runBuild (run.ts).
  */
+import { dirname, join } from "node:path";
 import { register } from "tsx/esm/api";
 import { build } from "../../build/build.ts";
 import { BuildSettings, parseSettings } from "../../core/settings.ts";
@@ -16,5 +17,6 @@ export async function buildHere(dataDir: string, distDir: string, env: Record<st
     register();
     registered = true;
   }
-  await build(parseSettings(BuildSettings, { DATA_DIR: dataDir, DIST_DIR: distDir, BUILD_CACHE_DIR: "off", ...env }));
+  // The owner report beside DIST_DIR (owner.html), not into the checkout.
+  await build(parseSettings(BuildSettings, { DATA_DIR: dataDir, DIST_DIR: distDir, BUILD_CACHE_DIR: "off", OWNER_REPORT: join(dirname(distDir), "owner.html"), ...env }));
 }

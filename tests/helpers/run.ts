@@ -1,6 +1,7 @@
 /** Run the project's own commands the way a user does, and capture what they print. */
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { nodeScript } from "./scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -41,7 +42,10 @@ export function runCommand(command: string, args: string[], env: Record<string, 
 /** package.json's `build` script, the command `npm run build` runs (run with this node). */
 const BUILD = nodeScript("build");
 
-/** `npm run build` with DATA_DIR and DIST_DIR set: package.json's command, without npm around it. */
+/**
+ * `npm run build` with DATA_DIR and DIST_DIR set: package.json's command, without npm around it.
+ * The owner report goes beside DIST_DIR (owner.html), not into the checkout.
+ */
 export function runBuild(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<Run> {
-  return runCommand(process.execPath, BUILD.args, { ...BUILD.env, DATA_DIR: dataDir, DIST_DIR: distDir, ...env });
+  return runCommand(process.execPath, BUILD.args, { ...BUILD.env, DATA_DIR: dataDir, DIST_DIR: distDir, OWNER_REPORT: join(dirname(distDir), "owner.html"), ...env });
 }

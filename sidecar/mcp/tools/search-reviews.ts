@@ -19,6 +19,7 @@ export const searchReviewsTool = defineTool({
     const bundle = ref.current;
     const result = searchReviews(bundle, params);
     if (!result.ok) return invalid(result.issues);
-    return pageContent(bundle, baseUrl, result.value.page, detail, `${result.value.page.total} reviews match`);
+    // Each line shows the sentence that holds what was searched for, not the text's first words.
+    return pageContent(bundle, baseUrl, result.value.page, detail, `${result.value.page.total} reviews match`, {}, undefined, params.query ?? params.words);
   },
 });

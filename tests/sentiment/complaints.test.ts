@@ -1,0 +1,87 @@
+/**
+ * Every example quoted in issue 24 (an independent reading of this business's insights), at the
+ * aspect and polarity a careful reader gives it, read from the review it is in with its stars.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { mentions, type Mention } from "../../build/sentiment/aspects.ts";
+
+interface Review {
+  id: string;
+  rating: number;
+  text: string;
+}
+
+const dir = new URL("../../data/reviews/", import.meta.url);
+const reviews: Review[] = readdirSync(dir).flatMap((f) => readFileSync(new URL(f, dir), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Review));
+
+/** The review that holds `words`, and the mentions whose quote holds them. */
+function read(words: string): { review: Review; found: (Mention & { quoted: string })[] } {
+  const review = reviews.find((r) => r.text.includes(words));
+  if (!review) throw new Error(`no review says "${words}"`);
+  const at = review.text.indexOf(words);
+  const found = mentions(review.text, review.rating)
+    .filter((m) => m.quote.from <= at && m.quote.to >= at + words.length)
+    .map((m) => ({ ...m, quoted: review.text.slice(m.quote.from, m.quote.to) }));
+  return { review, found };
+}
+
+const aspectsOf = (words: string) => Object.fromEntries(read(words).found.map((m) => [m.aspect, m.polarity]));
+
+describe("complaints an owner must not miss", () => {
+  it.each([
+    ["The mosquito treatment did nothing", "effectiveness", "negative"],
+    ["What's the point of a guarantee if you can't actually use it", "follow_up", "negative"],
+    ["Super pushy.", "sales_pressure", "negative"],
+    ["Felt like a timeshare pitch.", "sales_pressure", "negative"],
+    ["The tech spent more time trying to sell me the quarterly plan than he spent spraying.", "sales_pressure", "negative"],
+    ["Had to throw out a whole summer's worth of vegetables", "safety", "negative"],
+    // A clock time is not a clause boundary: 12:15 after an 8-12 window is late.
+    ["The arrival window was 8-12 and he showed at 12:15", "punctuality", "negative"],
+    // "Label: value" is one clause.
+    ["Punctuality: 2.", "punctuality", "negative"],
+    ["Would've been 5 stars if he'd been on time", "punctuality", "negative"],
+    ["I would've liked a phone call before they did the extra work, not after.", "communication", "negative"],
+  ] as const)("%s: %s %s", (words, aspect, polarity) => {
+    expect(aspectsOf(words)).toMatchObject({ [aspect]: polarity });
+  });
+
+  it("keeps a concession with its verdict, in the quote and in the polarity", () => {
+    for (const [words, aspect, polarity, quote] of [
+      ["the ants were gone for about three weeks", "effectiveness", "negative", "but the heat wave brought them right back."],
+      ["Pricey, but", "price", "positive", "Pricey, but sleeping without worrying is priceless."],
+      ["Not cheap, about $850 all in, but worth it.", "price", "positive", "Not cheap, about $850 all in, but worth it."],
+    ] as const) {
+      const m = read(words).found.find((x) => x.aspect === aspect);
+      expect(m?.polarity, words).toBe(polarity);
+      expect(m?.quoted, words).toContain(quote);
+    }
+  });
+
+  it("reads neutral set-ups and plans as neutral, not as praise or blame", () => {
+    expect(aspectsOf("The warranty check is already on my calendar.")).toMatchObject({ follow_up: "neutral" });
+    // "When I called, all they said was that 'results vary…'" (1 star) is no praise of the results.
+    expect(aspectsOf("results vary with nearby water sources")).not.toMatchObject({ effectiveness: "positive" });
+  });
+
+  it("gives every review of one or two stars a complaint", () => {
+    for (const r of reviews.filter((x) => x.rating <= 2)) {
+      expect(mentions(r.text, r.rating).some((m) => m.polarity === "negative"), r.id).toBe(true);
+    }
+  });
+});
+
+describe("aspects named as an owner names them", () => {
+  it("files arrival notices under punctuality, not under explaining the treatment", () => {
+    const { found } = read("called ahead to let me know, which I appreciated");
+    expect(found.map((m) => m.aspect)).toEqual(["punctuality"]);
+  });
+
+  it("files the drywood explanation under explaining, not punctuality (a window frame is no arrival window)", () => {
+    expect(aspectsOf("showed us that ours were drywood")).toEqual({ communication: "positive" });
+  });
+
+  it("quotes from the first letter of the sentence", () => {
+    for (const m of read("She was professional").found) expect(m.quoted).toMatch(/^She was professional/);
+  });
+});
