@@ -5,10 +5,12 @@
  *
  * - its aspect is about the visit (aspects.ts's `scope`); the office's aspects (price, scheduling,
  *   calls, billing, the guarantee) never enter a technician's profile;
- * - and it is about that technician: the technician named in its sentence; else the one named last
- *   before it in the review (the subject carries on: "Marco came out. He sealed…"); else, when the
- *   review tags one technician and names no other, that one. A mention in a review that tags
- *   several technicians and names none before it is nobody's.
+ * - and it is about that technician: the technician named in its sentence; else, in a review of
+ *   several technicians, all of them when the sentence speaks of them together ("they", "both");
+ *   else the one named last before it in the review (the subject carries on: "Marco came out. He
+ *   sealed…"); else, when the review tags one technician, that one. A mention in a review that
+ *   tags several technicians and names none before it is nobody's. Names are first names, told
+ *   apart by an initial ("Chris P.") or by which technicians the review tags.
  */
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { sentences, type Span } from "./sentiment/text.ts";
@@ -20,36 +22,50 @@ export interface Named {
 
 const VISIT = new Set(ASPECTS.filter((a) => a.scope === "visit").map((a) => a.id));
 
-/** Where each of the business's technicians is named in a text (by full or first name). */
-function namings(text: string, technicians: readonly Named[]): { id: string; at: number }[] {
+/**
+ * Where the review's technicians are named in its text, by first name ("Chris", "Chris P.": two
+ * technicians may share a first name; an initial, or the review's tags, tell them apart). A
+ * naming that fits none of the tagged technicians, or more than one, names nobody here.
+ */
+function namings(text: string, technicians: readonly Named[], tagged: readonly string[]): { id: string; at: number }[] {
   const found: { id: string; at: number }[] = [];
+  const byFirst = new Map<string, Named[]>();
   for (const t of technicians) {
     const first = t.name.split(/\s+/)[0]!;
-    const pattern = new RegExp(`(?<![\\w'-])${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g");
-    for (const m of text.matchAll(pattern)) found.push({ id: t.id, at: m.index });
+    byFirst.set(first, [...(byFirst.get(first) ?? []), t]);
+  }
+  for (const [first, people] of byFirst) {
+    const pattern = new RegExp(`(?<![\\w'-])${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: ([A-Z])\\.)?(?![\\w-])`, "g");
+    for (const m of text.matchAll(pattern)) {
+      const initial = m[1];
+      const fits = people.filter((t) => tagged.includes(t.id) && (!initial || t.name.split(/\s+/)[1]?.startsWith(initial)));
+      if (fits.length === 1) found.push({ id: fits[0]!.id, at: m.index });
+    }
   }
   return found.sort((a, b) => a.at - b.at);
 }
+
+/** A sentence about several people at once: "they were professional", "both were on time". */
+const PLURAL = /\b(?:they|both|the guys|the techs|the technicians|the team|the crew)\b/i;
 
 /** For each mention, the ids of the technicians it counts for (none, or one). */
 export function credits(review: { text: string; technicians: readonly string[] }, found: readonly Mention[], technicians: readonly Named[]): string[][] {
   const tagged = [...new Set(review.technicians)];
   if (tagged.length === 0) return found.map(() => []);
-  const named = namings(review.text, technicians);
-  const spans: Span[] = named.length ? sentences(review.text) : [];
+  const named = namings(review.text, technicians, tagged);
+  const spans: Span[] = sentences(review.text);
   return found.map((m) => {
     if (!VISIT.has(m.aspect)) return [];
     const sentence = spans.find((s) => m.term.from >= s.from && m.term.from < s.to);
     const inSentence = sentence ? named.filter((n) => n.at >= sentence.from && n.at < sentence.to) : [];
     const ids = new Set(inSentence.map((n) => n.id));
-    if (ids.size === 1) return tagged.includes([...ids][0]!) ? [...ids] : [];
-    if (ids.size > 1) {
-      // Several named in the sentence: the nearest before the term, or the first after it.
-      const before = inSentence.filter((n) => n.at <= m.term.from).at(-1) ?? inSentence[0]!;
-      return tagged.includes(before.id) ? [before.id] : [];
-    }
+    if (ids.size === 1) return [...ids];
+    // Several named in the sentence: the nearest before the term, or the first after it.
+    if (ids.size > 1) return [(inSentence.filter((n) => n.at <= m.term.from).at(-1) ?? inSentence[0]!).id];
+    // "They were professional" in a review of two technicians' visit: both.
+    if (tagged.length > 1 && sentence && PLURAL.test(review.text.slice(sentence.from, sentence.to))) return tagged;
     const last = named.filter((n) => n.at < m.term.from).at(-1);
-    if (last) return tagged.includes(last.id) ? [last.id] : [];
-    return tagged.length === 1 && named.every((n) => n.id === tagged[0]) ? [tagged[0]!] : [];
+    if (last) return [last.id];
+    return tagged.length === 1 ? [tagged[0]!] : [];
   });
 }

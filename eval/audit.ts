@@ -14,7 +14,7 @@
  * depends on the aspect terms, not on the model, so a retrained model is scored on the same
  * judgements; a drawn mention that no longer matches its judgement is an error, not a skip.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Insights } from "../build/insights.ts";
 import { seededRandom } from "../build/synth/random.ts";
@@ -29,6 +29,8 @@ export const ROUNDS: Record<string, string> = {
   "round-3": "audit-3-2026-11-24",
   "round-4": "audit-4-2026-11-24",
   "round-5": "audit-5-2026-11-26",
+  "round-6": "audit-6-2026-11-26",
+  "round-7": "audit-7-2026-11-26",
 };
 
 /**
@@ -110,6 +112,62 @@ export function auditReport(round: string, s: ReturnType<typeof scoreAudit>): st
   return lines.join("\n");
 }
 
+/** The recall check's sample: RECALL reviews at random (seeded), none drawn by an earlier round's check. */
+export const RECALL = 25;
+
+export interface RecallJudged {
+  n: number;
+  review_id: string;
+  /** Every opinion about an aspect the judge reads in the review, with the words that carry it. */
+  opinions: { aspect: string; polarity: string; words: string }[];
+}
+
+const recallSeed = (round: string) => ROUNDS[round]!.replace(/^audit-/, "recall-");
+
+/** The reviews earlier rounds' recall checks drew. */
+function recalledBefore(round: string): Set<string> {
+  const earlier = Object.keys(ROUNDS).slice(0, Object.keys(ROUNDS).indexOf(round)).filter(isStratified);
+  return new Set(earlier.flatMap((r) => readJsonl<{ review_id: string }>(here(`./audit/${r}/recall-reviews.jsonl`)).map((x) => x.review_id)));
+}
+
+export function drawRecall(dist: string, round: string): { n: number; review_id: string; rating: number; text: string }[] {
+  const reviews = (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]).filter((r) => !recalledBefore(round).has(r.id));
+  const seed = recallSeed(round);
+  return reviews
+    .map((r) => ({ r, k: seededRandom(`${seed} ${r.id}`).next() }))
+    .sort((a, b) => a.k - b.k)
+    .slice(0, RECALL)
+    .map(({ r }, i) => ({ n: i + 1, review_id: r.id, rating: r.rating, text: r.text }));
+}
+
+/**
+ * How many of the opinions the judge reads the insights hold: a mention of the same aspect whose
+ * quote overlaps the judge's words (and how many of those with the judge's polarity).
+ */
+export function scoreRecall(dist: string, judged: RecallJudged[]): { opinions: number; found: number; agreed: number } {
+  const insights = JSON.parse(readFileSync(join(dist, "insights.json"), "utf8")) as Insights;
+  const texts = new Map((JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string }[]).map((r) => [r.id, r.text]));
+  let opinions = 0;
+  let found = 0;
+  let agreed = 0;
+  for (const j of judged) {
+    const text = texts.get(j.review_id)!;
+    for (const o of j.opinions) {
+      opinions++;
+      const at = text.indexOf(o.words);
+      const m = insights.aspects.find((a) => a.id === o.aspect)?.evidence.find((e) => e.review_id === j.review_id && e.from < at + o.words.length && e.to > at);
+      if (!m) continue;
+      found++;
+      if (m.polarity === o.polarity) agreed++;
+    }
+  }
+  return { opinions, found, agreed };
+}
+
+export function recallLine(r: ReturnType<typeof scoreRecall>): string {
+  return `  recall over ${RECALL} reviews: ${r.found} of the ${r.opinions} opinions the judge reads (${Math.round((r.found / r.opinions) * 100)}%), ${r.agreed} with the judge's polarity`;
+}
+
 export function readJsonl<T>(file: URL): T[] {
   return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
 }
@@ -164,10 +222,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (command === "draw") {
     // What the judge sees: the mention without the model's polarity.
+    mkdirSync(here(`./audit/${round}/`), { recursive: true });
     writeFileSync(here(`./audit/${round}/to-judge.jsonl`), draw(dist, seed, drawnBefore(round), isStratified(round)).map(({ polarity: _, ...d }) => JSON.stringify(d)).join("\n") + "\n");
+    if (isStratified(round)) writeFileSync(here(`./audit/${round}/recall-reviews.jsonl`), drawRecall(dist, round).map((r) => JSON.stringify(r)).join("\n") + "\n");
     console.log(`eval/audit/${round}/to-judge.jsonl: ${SIZE} mentions drawn from ${dist}/insights.json (seed ${seed})`);
   } else {
     const s = scoreAudit(draw(dist, seed, drawnBefore(round), isStratified(round)), readJsonl<Judged>(here(`./audit/${round}/judged.jsonl`)));
     console.log(auditReport(round, s));
+    if (isStratified(round)) {
+      console.log(recallLine(scoreRecall(dist, readJsonl<RecallJudged>(here(`./audit/${round}/recall-judged.jsonl`)))));
+    }
   }
 }

@@ -64,17 +64,50 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`${file}: ${s.targets} targets, accuracy ${pct(s.accuracy)}, macro-F1 ${pct(s.macro_f1)}  gold \\ got ${JSON.stringify(s.confusion)}`);
     }
   } else {
-    console.log("set             part         targets  model acc  macro-F1   rules acc  macro-F1");
+    console.log("set             part         targets  model acc  macro-F1   F1 pos   neg   neu   rules acc  macro-F1");
     for (const set of labelledSets()) {
       for (const [part, targets] of [["train", set.train], ["validation", set.validation]] as const) {
         if (!targets.length) continue;
         const m = modelScore(targets);
         const r = rulesScore(targets);
-        console.log(`${set.name.padEnd(15)} ${part.padEnd(12)} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}     ${pct(r.accuracy)}    ${pct(r.macro_f1)}`);
+        const f1 = CLASSES.map((p) => pct(f1Of(m, p)).trim().padStart(5)).join(" ");
+        console.log(`${set.name.padEnd(15)} ${part.padEnd(12)} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1}    ${pct(r.accuracy)}    ${pct(r.macro_f1)}`);
         if (part === "validation" && errorsOf === set.name) {
           for (const e of m.errors) console.log(`    ${e.polarity} → ${e.got} [${e.aspect}] ${e.text}`);
         }
       }
     }
+    // The insights as built from this business's reviews, against the last audit round's judge.
+    console.log(`\nthe audit of insights.json (docs/audit.md), on a build of data/:`);
+    console.log(await lastAudit());
+  }
+}
+
+/** F1 of one polarity, from a score's confusion matrix. */
+export function f1Of(s: Score, p: Polarity): number {
+  const tp = s.confusion[p][p];
+  const predicted = CLASSES.reduce((n, q) => n + s.confusion[q][p], 0);
+  const actual = CLASSES.reduce((n, q) => n + s.confusion[p][q], 0);
+  return tp === 0 ? 0 : (2 * tp) / (predicted + actual);
+}
+
+/** The last audit round scored on a fresh build of data/: overall, by star band, by polarity, and its recall check. */
+async function lastAudit(): Promise<string> {
+  const { mkdtemp, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { build } = await import("../build/build.ts");
+  const { BuildSettings, parseSettings } = await import("../core/settings.ts");
+  const audit = await import("./audit.ts");
+  const dir = await mkdtemp(join(tmpdir(), "reviewcast-eval-"));
+  try {
+    const dist = join(dir, "dist");
+    await build(parseSettings(BuildSettings, { DATA_DIR: new URL("../data/", import.meta.url).pathname, DIST_DIR: dist, BUILD_CACHE_DIR: "off", OWNER_REPORT: "off" }));
+    const round = Object.keys(audit.ROUNDS).at(-1)!;
+    const here = (path: string) => new URL(`./audit/${round}/${path}`, import.meta.url);
+    const s = audit.scoreAudit(audit.draw(dist, audit.ROUNDS[round]!, audit.drawnBefore(round), audit.isStratified(round)), audit.readJsonl(here("judged.jsonl")));
+    return `${audit.auditReport(round, s)}\n${audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))}`;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

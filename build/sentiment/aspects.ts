@@ -41,7 +41,7 @@ export const ASPECTS: AspectDefinition[] = [
     scope: "visit",
     terms: terms("(?<!(?:closed|came in|delivered|done|finished|completed|paid) )on time", "late", "punctual(?:ly|ity)?",
       // "When the tech showed up he said…" sets the scene: showing up is punctuality with a time.
-      "show(?:ed)? up (?:on time|late|early|right on time|at \\d|exactly|promptly|when|within|\\d+ min)", "showed at \\d", "arriv(?:ed|al|e|es)", "running behind", "no[- ]show", "(?:nobody|never|didn't|did not|no one)(?: ever)? show(?:ed)?(?: up)?", "missed (?:us|me|the appointment|our appointment|my appointment)", "skipped (?:january|february|march|april|may|june|july|august|september|october|november|december|(?:a|the|our|my|a whole) (?:visit|service|treatment|appointment|month))", "on the dot",
+      "show(?:ed)? up (?:on time|late|early|right on time|at \\d|exactly|promptly|when|within|\\d+ min)", "showed at \\d", "arriv(?:ed|al|e|es)", "running behind", "no[- ]show", "(?:nobody|never|didn't|did not|no one)(?: ever)? show(?:ed)?(?: up)?", "missed (?:us|me|the appointment|our appointment|my appointment)", "scheduled for (?:\\d|noon|between)", "min(?:ute)?s? before (?:he|she|they)(?:'s| is| are)? (?:at|here|arrives|shows)", "skipped (?:january|february|march|april|may|june|july|august|september|october|november|december|(?:a|the|our|my|a whole) (?:visit|service|treatment|appointment|month))", "on the dot",
       // A window is the arrival window, not the kitchen's; waiting is for the technician, not for the pests to leave.
       "(?:in|within|after|outside|before|end of) the (?:(?:time|arrival|appointment|service) )?window(?! (?:frames?|sills?|trim|wells?|screens?|seals?))", "(?:time|arrival|appointment|service) window", "kept (?:me|us) waiting", "waited (?:all day|around|for (?:him|her|them|the tech)|(?:an?|\\d+|two|three) hours?)", "(?:came|was|were|got (?:here|there)) early",
       // Arrival notices are about arriving, not about explaining the treatment.
@@ -54,7 +54,9 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Are the technicians courteous and professional?",
     subject: "the technicians' manner",
     scope: "visit",
-    terms: terms("friendly", "polite(?:ly)?", "courteous", "rude(?:ly|ness)?", "(?:un)?professional(?:ly|ism)?", "respectful(?:ly)?", "disrespectful", "pleasant", "personable", "attitude", "manners", "demeanou?r", "(?<!(?:the|that|this|same|right|locked) )kind(?! of)", "(?<!(?:would have been|would be|it would be|it'd be|that'd be) )nice", "patient", "condescending", "dismissive", "knowledgeable", "courtesy", "(?:went |goes |go )?above and beyond", "knows? (?:his|her|their) stuff", "knew what (?:he|she|they) (?:was|were) doing", "apologi[sz](?:e|ed|es)", "(?:on|glued to) (?:his|her) phone", "(?:great|good|fantastic|wonderful|lovely) (?:tech|technician|guy|gal)", "brusque", "short with (?:me|us)", "a gem", "unannounced"),
+    terms: terms("friendly", "polite(?:ly)?", "courteous", "rude(?:ly|ness)?", "(?:un)?professional(?:ly|ism)?", "respectful(?:ly)?", "disrespectful", "pleasant", "personable", "attitude", "manners", "demeanou?r", "(?<!(?:the|that|this|same|right|locked) )kind(?! of)", "(?<!(?:would have been|would be|it would be|it'd be|that'd be) )nice", "patient", "condescending", "dismissive", "knowledgeable", "courtesy", "(?:went |goes |go )?above and beyond", "honest(?:y)?", "(?:clearly |really )?knows (?:rats|mice|bugs|termites|bees|wasps|ants|roaches|spiders|pests)",
+      // "Dana was great": a person's verdict (not the service's, the work's or the price's).
+      "(?<![\\w'-])(?!(?:the|service|work|price|treatment|everything|experience|job|it|this|that|company|office|result|results|team|inspection|visit|quote|bill|process|communication|scheduling|cleanup|follow-up|all|which|what|there)\\b)[a-z]+ (?:was|is) (?:so |very |super |really |always |just )?(?:great|amazing|awesome|wonderful|fantastic|excellent|the best|understanding|helpful|a pro|a gem|a star|good)(?![\\w-])", "knows? (?:his|her|their) stuff", "knew what (?:he|she|they) (?:was|were) doing", "apologi[sz](?:e|ed|es)", "(?:on|glued to) (?:his|her) phone", "(?:great|good|fantastic|wonderful|lovely) (?:tech|technician|guy|gal)", "brusque", "short with (?:me|us)", "a gem", "unannounced"),
     // The office's manner is the office's: "the office was nice about it".
     unless: /\b(?:the office|office staff|receptionist|front desk|customer service)\b/i,
   },
@@ -64,9 +66,9 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Does the treatment get rid of the pests?",
     subject: "whether the pests went away",
     scope: "visit",
-    terms: terms("worked", "works", "working(?! (?:the|on|with|for|in|around|through|hard|late|weekends?|holidays?))", "effective(?:ly|ness)?", "ineffective", "results?", "gone", "got rid of", "get rid of", "eliminated", "no more", "not (?:a|one) single", "haven'?t (?:seen|had|noticed|heard)", "have not (?:seen|had|heard)", "(?:no|zero) (?:more )?" + PEST, PEST + " (?:came|are|were|is|was) (?:right )?back", "coming back", "still (?:seeing|see|have|had|getting|finding|hearing)", "under control", "solved",
+    terms: terms("worked", "works", "working(?! (?:the|on|with|for|in|around|through|hard|late|weekends?|holidays?))", "effective(?:ly|ness)?", "ineffective", "(?<!(?:said|told (?:me|us)|say|says)(?: that)? [\"\u201c]?)results?", "gone", "got rid of", "get rid of", "eliminated", "no more", "not (?:a|one) single", "haven'?t (?:seen|had|noticed|heard)", "have not (?:seen|had|heard)", "(?:no|zero) (?:more )?" + PEST, PEST + " (?:came|are|were|is|was) (?:right )?back", "coming back", "still (?:seeing|see|have|had(?! to)|getting|finding|hearing)", "under control", "solved",
       "did(?:n't| not)? (?:absolutely )?(?:nothing|anything|a thing)", "(?:made|make|makes) no difference", "no (?:difference|change|improvement)", "(?:didn't|did not|doesn't|does not|never) (?:work|help)", "brought them (?:right )?back",
-      PEST + " (?:are |is |were |was )?still", "still (?:there|here|out there|running|showing up|show up|alive|around)", "(?:fewer|less) " + PEST, PEST + " (?:are|is|were|was) (?:fewer|down|worse|doing great)", "(?:sightings|activity) (?:are|is|was|were) (?:down|up)", "took care of", "helped(?: some| a lot| a little)?", "eaten alive", "not a (?:sound|peep|trace|one)", "nothing (?:for|since|in) (?:\\d+|a|two|three|four|weeks|months)", "(?:had|have|hearing|seeing|saw|heard|found|finding) (?:\\w+ ){0,4}again", "down from", "(?:big|huge|real|night and day|a|any|much) difference", "(?:usable|enjoyable) again", "(?:use|enjoy) (?:the|our|my) (?:patio|yard|backyard|pool|deck|porch|garden)", "got them(?: all)?", "cleared (?:out|up)", "caught (?:\\d+|one|two|three|four|five|several|most|all)"),
+      PEST + " (?:are |is |were |was )?still", "still (?:there|here|out there|running|showing up|show up|alive|around)", "(?:fewer|less) " + PEST, PEST + " (?:are|is|were|was) (?:fewer|down|worse|doing great)", "(?:sightings|activity) (?:are|is|was|were) (?:down|up)", "took care of", "helped(?: some| a lot| a little)?", "eaten alive", PEST + " back", "got the (?:rats|mice|roaches|wasps|nest|bees|squirrels|raccoons)", "(?:house|place|home|attic|garage|kitchen) (?:is|stays|has been) (?:quiet|pest[- ]free|bug[- ]free)", "slayer", "not a (?:sound|peep|trace|one)", "nothing (?:for|since|in) (?:\\d+|a|two|three|four|weeks|months)", "(?:had|have|hearing|seeing|saw|heard|found|finding) (?:\\w+ ){0,4}again", "down from", "(?:big|huge|real|night and day|a|any|much) difference", "(?:usable|enjoyable) again", "(?:use|enjoy) (?:the|our|my) (?:patio|yard|backyard|pool|deck|porch|garden)", "got them(?: all)?", "cleared (?:out|up)", "caught (?:\\d+|one|two|three|four|five|several|most|all)"),
   },
   {
     id: "thoroughness",
@@ -78,7 +80,7 @@ export const ASPECTS: AspectDefinition[] = [
       // A visit's length is its thoroughness: "gone in eleven minutes", "in and out".
       "(?:was|were|done|finished|gone|left|out|took|spent|sprayed|treated|here|there)(?: (?:in|for|under))?(?: (?:about|maybe|only|like|under|less than|a good|barely))? (?:\\d+|five|ten|fifteen|twenty|thirty|forty|forty-five|a few)[- ]min(?:ute)?s?", "(?:five|ten|fifteen|\\d+)[- ]minute (?:visit|job|treatment|inspection)", "(?:was|were|he was|she was|they were|in) in and out",
       // What a thorough visit did: "sealed up every hole he found", "crawled the entire crawlspace".
-      "(?:sealed|checked|inspected|treated|sprayed|covered|caulked|baited)(?: up)? (?:every|all|each|the entire|the whole|everything|them all)", "(?:climbed|crawled|went) (?:all over|the entire|the whole|up into|under the)", "(?:never|wouldn't|would not|would never) (?:have )?(?:found|checked|thought to check|noticed)", "(?:work|job) (?:was|is) (?:top notch|excellent|great|perfect|solid|amazing|sloppy|shoddy)", "(?:does|did|do|doing) (?:a |an )?(?:great|good|excellent|fantastic|amazing|solid|thorough|terrible|bad|sloppy) job", "top notch", "skipped(?! (?:january|february|march|april|may|june|july|august|september|october|november|december|(?:a|the|our|my|a whole) (?:visit|service|treatment|appointment|month)))", "(?:didn't|did not|never) (?:even )?(?:check|go (?:in|into|up|under)|come inside|look at|inspect|treat)", "hit or miss"),
+      "(?:sealed|checked|inspected|treated|sprayed|covered|caulked|baited)(?: up)? (?:every|all|each|the entire|the whole|everything|them all)", "(?:climbed|crawled|went) (?:all over|the entire|the whole|up into|under the)", "(?:never|wouldn't|would not|would never) (?:have )?(?:found|checked|thought to check|noticed)", "(?:work|job) (?:was|is) (?:top notch|excellent|great|perfect|solid|amazing|sloppy|shoddy)", "(?:does|did|do|doing) (?:a |an )?(?:great|good|excellent|fantastic|amazing|solid|thorough|terrible|bad|sloppy) job", "top notch", "(?:didn't|did not|never) rush(?:ed)?", "inside and out", "(?:walks|walked) the (?:whole|entire)", "(?:checked|treated|inspected|sprayed) the rest", "skipped(?! (?:january|february|march|april|may|june|july|august|september|october|november|december|(?:a|the|our|my|a whole) (?:visit|service|treatment|appointment|month)))", "(?:didn't|did not|never) (?:even )?(?:check|go (?:in|into|up|under)|come inside|look at|inspect|treat)", "hit or miss"),
   },
   {
     id: "communication",
@@ -86,11 +88,11 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Do they explain what they are doing?",
     subject: "how the treatment was explained",
     scope: "visit",
-    terms: terms("explain(?:ed|s|ing)?", "explanation", "walked (?:me|us) through", "questions?", "informed", "kept (?:me|us) (?:informed|updated|posted)", "communicat(?:ion|ed|e|ive)", "told (?:me|us)", "reports?", "straight answer", "documentation", "photos", "showed (?:me|us) (?:how|where|what|the)", "(?:gave|give|sent|emailed) (?:me |us )?(?:a |the )?(?:list|letter|copy|write-?up|summary)", "(?:a |no )?(?:phone )?call (?:before|first|ahead of) (?:they|he|she|doing|the)", "(?:ask|asked|asking) (?:me |us )?(?:first|before)", "(?:would not|wouldn't|didn't|did not|never) (?:tell|say|mention)", "nobody (?:mentioned|told)", "notes", "prep list", "(?:went|walked) (?:me |us )?through",
+    terms: terms("explain(?:ed|s|ing)?", "explanation", "walked (?:me|us) through", "questions?", "informed", "kept (?:me|us) (?:informed|updated|posted)", "communicat(?:ion|ed|e|ive)", "(?<!(?:called|phoned)[^.]{0,40})told (?:me|us)", "tells? (?:you|me|us) (?:what|how|where|why)", "gave (?:me|us) (?:tips|advice|pointers)", "suggested", "upfront", "reports?", "straight answer", "documentation", "photos", "showed (?:me|us) (?:how|where|what|the)", "(?:gave|give|sent|emailed) (?:me |us )?(?:a |the )?(?:list|letter|copy|write-?up|summary)", "(?:a |no )?(?:phone )?call (?:before|first|ahead of) (?:they|he|she|doing|the)", "(?:ask|asked|asking) (?:me |us )?(?:first|before)", "(?:would not|wouldn't|didn't|did not|never) (?:tell|say|mention)", "nobody (?:mentioned|told)", "notes", "prep list", "(?:went|walked) (?:me |us )?through",
       // "Update:" heads an edited review; updates are communication when someone sends them.
       "(?:sent|send|sends|gave|give|gives|got|emailed) (?:me |us )?(?:an? |regular |the |frequent )?updates?", "kept (?:me|us) updated"),
     // "When I called, all they said was…": the office answering the phone.
-    unless: /\b(?:(?:i|we) (?:called|phoned|emailed)|on the phone|the office|voicemail)\b/i,
+    unless: /\b(?:on the phone|the office|voicemail|(?:quarterly|annual|yearly|monthly|maintenance|protection) plan|contract)\b/i,
   },
   {
     id: "price",
@@ -98,7 +100,7 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Is the price fair for the work?",
     subject: "the price",
     scope: "office",
-    terms: terms("price[sd]?", "pricing", "cost(?:s|ly)?", "expensive", "pricey", "cheap(?:er|est)?", "affordable", "reasonabl[ey](?: priced)?", "value", "worth(?! of)", "fees?", "(?<!(?:no|at no|duplicate|double|free of|extra) )charged?(?! (?:twice|me twice|us twice))", "bill", "quoted?", "overpriced", "money", "rates?", "sticker shock", "(?:price |rate )?(?:increase|hike)s?", "\\$\\d[\\d,]*(?:\\.\\d\\d)?(?! (?:repair|fix|vet bill|in damage|worth of damage))"),
+    terms: terms("price[sd]?", "pricing", "cost(?:s|ly)?", "expensive", "pricey", "cheap(?:er|est)?", "affordable", "reasonabl[ey](?: priced)?", "value", "worth(?! of)", "fees?", "(?<!(?:no|at no|duplicate|double|free of|extra) )charged?(?! (?:twice|me twice|us twice))", "bill", "quoted?", "overpriced", "money", "rates?", "sticker shock", "(?:was|were|is) included", "for what (?:we|i) paid", "(?:price |rate )?(?:increase|hike)s?", "\\$\\d[\\d,]*(?:\\.\\d\\d)?(?! (?:repair|fix|vet bill|in damage|worth of damage))"),
   },
   {
     id: "safety",
@@ -117,9 +119,9 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Is it easy to get an appointment?",
     subject: "getting an appointment",
     scope: "office",
-    terms: terms("schedul(?:e|ed|ing)", "reschedul(?:e|ed|ing)",
+    terms: terms("schedul(?:e|ed|ing)(?! for (?:\\d|noon|between))", "reschedul(?:e|ed|ing)",
       // An appointment is scheduling when it is made, moved or waited for; "late to both appointments" is punctuality.
-      "(?:get|got|make|made|book|booked|set up|moved|changed) (?:an? |the |my |our )?appointments?", "(?:first|next|earliest|soonest) available(?: appointment)?", "appointments? (?:was|were|got|had to be) (?:moved|changed|cancel\\w*|reschedul\\w*|pushed)", "wait(?:ed)? (?:\\w+ ){0,3}for (?:an? |the )?appointment", "book(?:ed)?(?! online| through| on the)", "availability", "available", "same[- ]day", "(?:came|come|out|in) (?:the )?next[- ]day", "next[- ]day (?:appointment|service|visit)", "got (?:me|us) in", "fit (?:me|us) in", "(?:they|he|she|office|tech) cancel(?:l?ed)?", "cancel(?:l?ed)? on (?:me|us)", "rebook(?:ed|ing)?", "earliest (?:appointment|opening|slot|date|was)", "(?:\\d+|two|three|four|a couple of|a few) (?:days?|weeks?) out", "reminders?", "route change", "out (?:that|the same|this) (?:afternoon|morning|evening|day)"),
+      "(?:get|got|make|made|book|booked|set up|moved|changed) (?:an? |the |my |our )?appointments?", "(?:first|next|earliest|soonest) available(?: appointment)?", "appointments? (?:was|were|got|had to be) (?:moved|changed|cancel\\w*|reschedul\\w*|pushed)", "wait(?:ed)? (?:\\w+ ){0,3}for (?:an? |the )?appointment", "book(?:ed)?(?! online| through| on the)", "availability", "available", "same[- ]day", "(?:came|come|out|in) (?:the )?next[- ]day", "next[- ]day (?:appointment|service|visit)", "got (?:me|us) in", "fit (?:me|us) in", "(?:they|he|she|office|tech) cancel(?:l?ed)?", "cancel(?:l?ed)? on (?:me|us)", "rebook(?:ed|ing)?", "earliest (?:appointment|opening|slot|date|was)", "(?:\\d+|two|three|four|a couple of|a few) (?:days?|weeks?) out", "reminders?", "route change", "out (?:that|the same|this) (?:afternoon|morning|evening|day)", "(?:was|were|came) out (?:\\w+ ){0,2}(?:later|after)", "(?:that|the) same week"),
   },
   {
     id: "office",
@@ -127,7 +129,7 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Does the office answer and call back?",
     subject: "calls, voicemails or the office",
     scope: "office",
-    terms: terms("voicemails?", "(?:left|leave|leaving) (?:a |an |two |three |\\d+ |several |multiple |many )?(?:messages?|vms?)", "call(?:ed|s)? (?:me |us )?back", "returned (?:my|our) (?:calls?|messages?|emails?)", "return (?:my|our) (?:calls?|messages?|emails?)", "(?:nobody|never|didn't|did not|no one|none) (?:ever )?(?:(?:called|call) (?:me |us )?back|answered|answer|returned|responded|respond|got back)", "got back to (?:me|us)", "(?<!in )(?:the|their|your) office", "office (?:staff|manager|lady|person)", "front desk", "receptionist", "(?:answer|answered|answers|pick up|picked up|on|over) the phone", "phone calls? (?:went|go|goes|were|are|was) (?:unanswered|ignored|to voicemail|returned)", "(?:their|the office's) phones?", "emails?", "responsive(?:ness)?", "unresponsive", "on hold", "hard to reach", "contact form"),
+    terms: terms("voicemails?", "(?:left|leave|leaving) (?:a |an |two |three |\\d+ |several |multiple |many )?(?:messages?|vms?)", "call(?:ed|s)? (?:me |us )?back", "returned (?:my|our) (?:calls?|messages?|emails?)", "return (?:my|our) (?:calls?|messages?|emails?)", "(?:nobody|never|didn't|did not|no one|none) (?:ever )?(?:(?:called|call) (?:me |us )?back|answered|answer|returned|responded|respond|got back)", "got back to (?:me|us)", "(?<!in )(?:the|their|your) office", "office (?:staff|manager|lady|person)", "front desk", "receptionist", "(?:answer|answered|answers|pick up|picked up|on|over) the phone", "phone calls? (?:went|go|goes|were|are|was) (?:unanswered|ignored|to voicemail|returned)", "(?:their|the office's) phones?", "emails?", "responsive(?:ness)?", "unresponsive", "on hold", "hard to reach", "contact form", "no record", "answered (?:right away|immediately|on the first ring|the phone|a real person)"),
   },
   {
     id: "sales_pressure",
@@ -135,7 +137,7 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Do they push extra services?",
     subject: "sales pitches or upselling",
     scope: "visit",
-    terms: terms("pushy", "upsell(?:ing|s)?", "upsold", "(?:sales )?pitch(?:ed|ing)?", "hard sell", "pressured?", "salesy", "(?:pushing|pushed|push|sell|selling|sold|sign|signed|talk|talked) (?:me |us )?(?:on |into |up for )?(?:the |a |an |their |his |her )?" + PLAN, "(?:needed|need) (?:the |a |an )?" + PLAN),
+    terms: terms("pushy", "upsell(?:ing|s)?", "instead of (?:telling|trying|selling|pushing|upselling)", "could have (?:just )?(?:charged|sold)", "kept saying", "upsold", "(?:sales )?pitch(?:ed|ing)?", "hard sell", "pressured?", "salesy", "(?:pushing|pushed|push|sell|selling|sold|sign|signed|talk|talked) (?:me |us )?(?:on |into |up for )?(?:the |a |an |their |his |her )?" + PLAN, "(?:needed|need) (?:the |a |an )?" + PLAN),
   },
   {
     id: "billing",
@@ -143,7 +145,7 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Do online booking and billing work?",
     subject: "online booking, invoices or charges",
     scope: "office",
-    terms: terms("invoic(?:e|es|ed|ing)", "bill(?:ed|ing)", "double[- ]charged", "charged (?:me |us |my card )?twice", "(?:my |the )?card", "auto-?pay", "refund(?:ed|s)?", "receipts?", "portal", "(?:the|their|your) app", "online (?:booking|system|portal|scheduling|payment)", "(?:booked|book|booking|scheduled) (?:it )?(?:online|through (?:the|their)|on (?:the|their) (?:site|website|app))", "booking system", "(?:new )?(?:payment|billing|booking) system", "website", "statement"),
+    terms: terms("invoic(?:e|es|ed|ing)", "bill(?:ed|ing)", "(?:got|was|were|been|still got|get) charged", "double[- ]charged", "charged (?:me |us |my card )?twice", "(?:my |the )?card", "auto-?pay", "refund(?:ed|s)?", "receipts?", "portal", "(?:the|their|your) app", "online (?:booking|system|portal|scheduling|payment)", "(?:booked|book|booking|scheduled) (?:it )?(?:online|through (?:the|their)|on (?:the|their) (?:site|website|app))", "booking system", "(?:new )?(?:payment|billing|booking) system", "website", "statement"),
   },
   {
     id: "follow_up",
@@ -151,7 +153,7 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Do they come back if the pests return?",
     subject: "follow-up visits or the guarantee",
     scope: "office",
-    terms: terms("follow[- ]?ups?", "followed up", "re-?treat(?:ed|ment|ments)?", "retreat(?:ed|ment|ments)?", "re-?service", "warrant(?:y|ies)", "guarantee[sd]?", "came back out", "come back out", "came back(?= (?:out|to|twice|again|for|a (?:few|couple)|\\w+ (?:days?|weeks?) later|\\d))", "callbacks?", "(?:second|third|next|another|follow-up|return) (?:treatment|visit|round|inspection)s?", "(?:two|three|four) (?:visits|rounds|treatments)", "(?:someone|nobody|no one) (?:would|will) come", "(?:never|didn't|did not) (?:came|come) back", "(?:come|came|comes) back (?:for free|at no|free|and (?:sealed|fixed|re-?\\w+|treated|sprayed|checked))", "come back (?:to|and)", "free (?:visit|re-?treatment|of charge)", "checked (?:in|back)"),
+    terms: terms("follow[- ]?ups?", "followed up", "re-?treat(?:ed|ment|ments)?", "retreat(?:ed|ment|ments)?", "re-?service", "re-?spray", "contract (?:was |is |had been )?(?:void|voided|null|cancel\\w*)", "warrant(?:y|ies)", "guarantee[sd]?", "came back out", "come back out", "came back(?= (?:out|to|twice|again|for|a (?:few|couple)|\\w+ (?:days?|weeks?) later|\\d))", "callbacks?", "(?:second|third|next|follow-up|return) (?:treatment|visit|round|inspection)s?", "(?:someone|nobody|no one) (?:would|will) come", "(?:never|didn't|did not) (?:came|come) back", "(?:come|came|comes) back (?:for free|at no|free|and (?:sealed|fixed|re-?\\w+|treated|sprayed|checked))", "come back (?:to|and)", "free (?:visit|re-?treatment|of charge)", "checked (?:in|back)"),
   },
   {
     id: "cleanliness",

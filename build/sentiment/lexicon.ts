@@ -35,7 +35,7 @@ export const SUPPLEMENT: Record<string, number> = {
   unresponsive: -2, reliable: 1.8, unreliable: -2, dependable: 1.8, trustworthy: 2, competent: 1.6,
   incompetent: -2.2, experienced: 1.2, inexperienced: -1.2, clueless: -1.8, attitude: -0.3,
   // Selling.
-  pushy: -2, salesy: -1.6, pressured: -1.5, priceless: 2, medium: -0.5,
+  pushy: -2, salesy: -1.6, pressured: -1.5, priceless: 2, medium: -0.5, void: -1.2, voided: -1.4,
   // Work.
   thorough: 2, thoroughly: 1.8, meticulous: 1.9, detailed: 1.2, diligent: 1.8, careless: -1.9,
   carelessly: -1.8, sloppy: -1.9, rushed: -1.6, hurried: -1.3, haphazard: -1.6, effective: 1.9,

@@ -37,6 +37,7 @@ const PATTERNS: [string, number][] = [
   [`${PEST} (?:came|come|comes|coming|returned|are back|were back|is back|was back|reappeared|never left|keep returning|kept returning|are returning|are everywhere|were everywhere|all over)`, -2.1],
   [`back within (?:a |two |three |\\d+ )?(?:days?|weeks?)`, -1.2],
   [`brought (?:them|it|the \\w+|\\w+) (?:right |all |straight )?back`, -2],
+  [`(?:not|hardly|barely|don't see|didn't see|do not see|did not see) (?:much|any|a lot of|a) (?:of a )?difference|(?:said|told (?:me|us)|insisted)(?: that)?(?: \\S+){0,8} (?:i|we) (?:needed|need|should get) (?:the|a|an|their)`, -1.6],
   [`adds? up (?:fast|quickly|quick)|(?:the )?only (?:downside|down side|complaint|negative|gripe|con)|^fix (?:that|the|your|their)`, -1.5],
   [`still (?:nothing|none|clear|no sign|no ${PEST}|(?:ant|bug|pest|mouse|mice|roach|spider|termite) free)`, 1.8],
   [`still (?:seeing|see|saw|seen|have|has|had|getting|get|got|finding|find|found|hearing|hear|dealing with|having|being bitten|bitten|there|around|alive|active|crawling|coming|showing up)(?! no\\b| zero\\b| none\\b| nothing\\b)`, -2],

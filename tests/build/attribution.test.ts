@@ -1,0 +1,41 @@
+/** Whose visit a mention is about (build/attribution.ts), read from real sentences. */
+import { describe, expect, it } from "vitest";
+import { credits } from "../../build/attribution.ts";
+import { mentions } from "../../build/sentiment/aspects.ts";
+
+const technicians = [
+  { id: "dana-whitfield", name: "Dana Whitfield" },
+  { id: "chris-park", name: "Chris Park" },
+  { id: "chris-dunn", name: "Chris Dunn" },
+];
+
+/** Each mention's aspect with the technicians it counts for. */
+function creditsOf(text: string, tagged: string[]): [string, string[]][] {
+  const found = mentions(text, 3);
+  const c = credits({ text, technicians: tagged }, found, technicians);
+  return found.map((m, k) => [m.aspect, c[k]!]);
+}
+
+describe("a mention counts for the technician whose visit it is about", () => {
+  it("never for the office's aspects", () => {
+    const found = creditsOf("Dana was on time. The invoice charged me twice and nobody returned my calls.", ["dana-whitfield"]);
+    expect(found).toContainEqual(["punctuality", ["dana-whitfield"]]);
+    for (const [aspect, ids] of found) if (aspect === "billing" || aspect === "office") expect(ids).toEqual([]);
+    expect(found.some(([aspect]) => aspect === "billing" || aspect === "office")).toBe(true);
+  });
+
+  it("for the one named in its sentence, or named last before it, in a review of two", () => {
+    const found = creditsOf("Chris D. was two hours late. Dana came back for the re-treat and she was very thorough.", ["chris-dunn", "dana-whitfield"]);
+    expect(found).toContainEqual(["punctuality", ["chris-dunn"]]);
+    expect(found).toContainEqual(["thoroughness", ["dana-whitfield"]]);
+  });
+
+  it("tells two technicians of one first name apart by the review's tags", () => {
+    expect(creditsOf("Chris was thorough and explained everything.", ["chris-park"])).toEqual([["thoroughness", ["chris-park"]], ["communication", ["chris-park"]]]);
+  });
+
+  it("for both when the sentence speaks of them together, and for nobody when it cannot tell", () => {
+    expect(creditsOf("They were polite and careful.", ["chris-park", "dana-whitfield"])).toContainEqual(["professionalism", ["chris-park", "dana-whitfield"]]);
+    expect(creditsOf("The work was sloppy.", ["chris-park", "dana-whitfield"])).toEqual([["thoroughness", []]]);
+  });
+});
