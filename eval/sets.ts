@@ -41,8 +41,11 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/** Whether a text falls on the validation side of a split (a quarter of texts, by hash). */
+export const inValidation = (text: string) => hash(text) % 4 === 0;
+
 export function split(targets: Labelled[], alwaysValidation: (text: string) => boolean = () => false): { train: Labelled[]; validation: Labelled[] } {
-  const validation = (t: Labelled) => hash(t.text) % 4 === 0 || alwaysValidation(t.text);
+  const validation = (t: Labelled) => inValidation(t.text) || alwaysValidation(t.text);
   return { train: targets.filter((t) => !validation(t)), validation: targets.filter(validation) };
 }
 

@@ -9,7 +9,7 @@ import { builtDist } from "../helpers/sidecar.ts";
 
 const LAST = Object.keys(ROUNDS).at(-1)!;
 /** The last round's figures (docs/audit.md), as floors. */
-const FLOORS = { aspect: 0, polarity: 0, both: 0, lowBoth: 0, recall: 0 };
+const FLOORS = { aspect: 0.94, polarity: 0.91, both: 0.86, lowBoth: 0.82, recall: 0.68 };
 let dist: string;
 
 beforeAll(async () => {

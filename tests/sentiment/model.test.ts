@@ -8,7 +8,7 @@ import { mentions } from "../../build/sentiment/aspects.ts";
 import { classify, type ModelFile } from "../../build/sentiment/model.ts";
 import { examplesOf, toFile, train, type Settings } from "../../eval/train.ts";
 import { modelScore } from "../../eval/score.ts";
-import { labelledSets } from "../../eval/sets.ts";
+import { labelledSets, nearCopies } from "../../eval/sets.ts";
 
 const sets = labelledSets();
 
@@ -21,6 +21,16 @@ describe("labelled sets", () => {
       const trainTexts = new Set(set.train.map((t) => t.text));
       expect(set.validation.filter((t) => trainTexts.has(t.text)).map((t) => t.id), set.name).toEqual([]);
     }
+  });
+
+  it("copy no sentence of this business's reviews, in the complaints set (the audit reads those reviews)", () => {
+    const near = nearCopies();
+    const complaints = sets.find((s) => s.name === "complaints")!;
+    const texts = new Set([...complaints.train, ...complaints.validation].map((t) => t.text));
+    expect(texts.size).toBeGreaterThan(400);
+    expect([...texts].flatMap(near)).toEqual([]);
+    // The guard finds a near-copy: one of data/'s sentences with a word changed.
+    expect(near("We can sit outside in the evening now.")).toHaveLength(1);
   });
 
   it("are rich in neutral mentions and in sentences with opposite polarities, in the home-services set", () => {
