@@ -15,6 +15,7 @@
 import { CONCESSIVE_OPENERS, CONTRAST, DEGREE, isNegator, lexicon } from "./lexicon.ts";
 import { PHRASES } from "./phrases.ts";
 import { sentenceAt, tokens, type Span, type Token } from "./text.ts";
+import { numberOpinions, type Opinion } from "./numbers.ts";
 
 /** The three judgements, in the order every list of them follows. */
 export const POLARITIES = ["positive", "negative", "neutral"] as const;
@@ -28,13 +29,8 @@ export interface Judgement {
   quote: Span;
 }
 
-export interface Opinion {
-  /** Token indices, inclusive. */
-  first: number;
-  last: number;
-  valence: number;
-  phrase: boolean;
-}
+/** An opinion found in a sentence (numbers.ts defines it: the engine imports that file, not the reverse). */
+export type { Opinion };
 
 /** The engine's constants, in one place. */
 export const TUNING = {
@@ -226,47 +222,6 @@ function findOpinions(words: Token[]): { opinions: (Opinion & { scalar?: string 
     else if (v) opinions.push({ first: i, last: i, valence: v, phrase: false });
   });
   return { opinions, taken };
-}
-
-/**
- * Opinions written in numbers: a score ("3/5", "Punctuality: 2", a label's bare number out of 5)
- * and an arrival against its window ("the window was 8-12 and he showed at 12:15": late).
- */
-function numberOpinions(words: Token[], taken: boolean[]): Opinion[] {
-  const out: Opinion[] = [];
-  const window = words.findIndex((w) => RANGE.test(w.word));
-  words.forEach((w, i) => {
-    if (taken[i]) return;
-    const score = /^(\d+(?:\.\d)?)\/(5|10)$/.exec(w.word);
-    const labelled = i === 2 && words[1]!.word === ":" && /^[0-5](?:\.\d)?$/.exec(w.word);
-    if (score || labelled) {
-      const value = score ? (Number(score[1]) / Number(score[2])) * 5 : Number(w.word);
-      if (value <= 5) out.push({ first: i, last: i, valence: value - 3, phrase: true });
-      return;
-    }
-    if (window >= 0 && i > window && CLOCK.test(w.word) && ARRIVED.test(words.slice(Math.max(0, i - 4), i).map((x) => x.word).join(" "))) {
-      const [from, to] = words[window]!.word.split(/\s?[-\u2013]\s?|\s(?:to|and)\s/).map(hours) as [number, number];
-      const at = hours(w.word);
-      // The verdict is on the whole arrival, from the window ("the arrival window was…") to the time.
-      const first = Math.max(0, window - 2);
-      if (at > to + 0.01) out.push({ first, last: i, valence: -2, phrase: true });
-      else if (at >= from) out.push({ first, last: i, valence: 1.2, phrase: true });
-    }
-  });
-  return out;
-}
-
-const RANGE = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?(?:\s?[-\u2013]\s?|\s(?:to|and)\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
-const CLOCK = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
-const ARRIVED = /\b(?:showed|show|arrived|arrive|came|got here|got there|pulled in|rolled in|rolled up|turned up|here|there) (?:up )?(?:at|around|about|by|after|past)?$|\b(?:at|around|until|till|after|past)$/;
-
-/** A clock time in hours of a working day: "12:15" 12.25, "2" and "2pm" 14, "8am" 8. */
-function hours(time: string): number {
-  const m = /^(\d{1,2})(?::(\d\d))?\s?([ap])?/.exec(time)!;
-  let h = Number(m[1]) % 12;
-  if (m[3] === "p" || (!m[3] && h < 7)) h += 12;
-  if (!m[3] && Number(m[1]) === 12) h = 12;
-  return h + Number(m[2] ?? 0) / 60;
 }
 
 /** Inflections VADER does not list: "recommends" → "recommend", "annoyingly" → "annoying". */
