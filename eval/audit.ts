@@ -31,7 +31,16 @@ export const ROUNDS: Record<string, string> = {
   "round-5": "audit-5-2026-11-26",
   "round-6": "audit-6-2026-11-26",
   "round-7": "audit-7-2026-11-26",
+  "round-8": "audit-8-2026-11-26",
 };
+
+/**
+ * The round that measures the model and terms as they are. Round 8 judged a variant with more
+ * terms (read from round 7, for recall) that was then dropped: it filed more mentions under the
+ * wrong aspect (80% right) and found no more opinions (67%); its files are kept as a record, and
+ * its mentions count as read. Round 7 was drawn and judged on exactly the terms and model kept.
+ */
+export const MEASURED = "round-7";
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of

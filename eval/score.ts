@@ -77,7 +77,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         }
       }
     }
-    // The insights as built from this business's reviews, against the last audit round's judge.
+    // The insights as built from this business's reviews, against the measuring audit round's judge.
     console.log(`\nthe audit of insights.json (docs/audit.md), on a build of data/:`);
     console.log(await lastAudit());
   }
@@ -103,7 +103,7 @@ async function lastAudit(): Promise<string> {
   try {
     const dist = join(dir, "dist");
     await build(parseSettings(BuildSettings, { DATA_DIR: new URL("../data/", import.meta.url).pathname, DIST_DIR: dist, BUILD_CACHE_DIR: "off", OWNER_REPORT: "off" }));
-    const round = Object.keys(audit.ROUNDS).at(-1)!;
+    const round = audit.MEASURED;
     const here = (path: string) => new URL(`./audit/${round}/${path}`, import.meta.url);
     const s = audit.scoreAudit(audit.draw(dist, audit.ROUNDS[round]!, audit.drawnBefore(round), audit.isStratified(round)), audit.readJsonl(here("judged.jsonl")));
     return `${audit.auditReport(round, s)}\n${audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))}`;

@@ -4,10 +4,9 @@
  * change to the aspect terms or the model that moves the draw fails here: audit again.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { draw, drawnBefore, drawRecall, isStratified, readJsonl, ROUNDS, scoreAudit, scoreRecall, type Judged, type RecallJudged } from "../../eval/audit.ts";
+import { draw, drawnBefore, drawRecall, isStratified, MEASURED, readJsonl, ROUNDS, scoreAudit, scoreRecall, type Judged, type RecallJudged } from "../../eval/audit.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
-const LAST = Object.keys(ROUNDS).at(-1)!;
 /** The last round's figures (docs/audit.md), as floors. */
 const FLOORS = { aspect: 0.94, polarity: 0.91, both: 0.86, lowBoth: 0.82, recall: 0.68 };
 let dist: string;
@@ -16,31 +15,31 @@ beforeAll(async () => {
   dist = await builtDist();
 });
 
-describe(`the audit, ${LAST}`, () => {
+describe(`the audit, ${MEASURED}`, () => {
   it("judges exactly the mentions a build draws, none read in an earlier round", () => {
-    const drawn = draw(dist, ROUNDS[LAST]!, drawnBefore(LAST), isStratified(LAST));
-    const judged = readJsonl<Judged>(new URL(`../../eval/audit/${LAST}/judged.jsonl`, import.meta.url));
+    const drawn = draw(dist, ROUNDS[MEASURED]!, drawnBefore(MEASURED), isStratified(MEASURED));
+    const judged = readJsonl<Judged>(new URL(`../../eval/audit/${MEASURED}/judged.jsonl`, import.meta.url));
     expect(judged.map((j) => [j.review_id, j.aspect, j.from, j.to])).toEqual(drawn.map((d) => [d.review_id, d.aspect, d.from, d.to]));
-    const earlier = drawnBefore(LAST);
+    const earlier = drawnBefore(MEASURED);
     expect(drawn.filter((d) => earlier.has(`${d.review_id} ${d.aspect} ${d.from} ${d.to}`))).toEqual([]);
   });
 
   it("draws half its mentions from reviews of 1-3 stars, and its recall check from reviews no earlier check read", () => {
-    const drawn = draw(dist, ROUNDS[LAST]!, drawnBefore(LAST), true);
+    const drawn = draw(dist, ROUNDS[MEASURED]!, drawnBefore(MEASURED), true);
     expect(drawn.filter((d) => d.rating <= 3)).toHaveLength(50);
-    const recall = readJsonl<RecallJudged>(new URL(`../../eval/audit/${LAST}/recall-judged.jsonl`, import.meta.url));
-    expect(recall.map((r) => r.review_id)).toEqual(drawRecall(dist, LAST).map((r) => r.review_id));
+    const recall = readJsonl<RecallJudged>(new URL(`../../eval/audit/${MEASURED}/recall-judged.jsonl`, import.meta.url));
+    expect(recall.map((r) => r.review_id)).toEqual(drawRecall(dist, MEASURED).map((r) => r.review_id));
   });
 
   it("finds the aspect and the polarity right as often as docs/audit.md says, by star band, and the opinions a reader sees", () => {
-    const s = scoreAudit(draw(dist, ROUNDS[LAST]!, drawnBefore(LAST), true), readJsonl<Judged>(new URL(`../../eval/audit/${LAST}/judged.jsonl`, import.meta.url)));
+    const s = scoreAudit(draw(dist, ROUNDS[MEASURED]!, drawnBefore(MEASURED), true), readJsonl<Judged>(new URL(`../../eval/audit/${MEASURED}/judged.jsonl`, import.meta.url)));
     expect(s.mentions).toBe(100);
     expect(s.aspect).toBeGreaterThanOrEqual(FLOORS.aspect);
     expect(s.polarity).toBeGreaterThanOrEqual(FLOORS.polarity);
     expect(s.both).toBeGreaterThanOrEqual(FLOORS.both);
     const low = s.bands["1-2"]!.both + s.bands["3"]!.both;
     expect(low / 50).toBeGreaterThanOrEqual(FLOORS.lowBoth);
-    const r = scoreRecall(dist, readJsonl<RecallJudged>(new URL(`../../eval/audit/${LAST}/recall-judged.jsonl`, import.meta.url)));
+    const r = scoreRecall(dist, readJsonl<RecallJudged>(new URL(`../../eval/audit/${MEASURED}/recall-judged.jsonl`, import.meta.url)));
     expect(r.found / r.opinions).toBeGreaterThanOrEqual(FLOORS.recall);
   });
 });
