@@ -77,6 +77,9 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
     const writingPages = later(pages.carried ? Promise.resolve() : pages.writeAll(staging));
     await figuring;
+    // The months' review objects are done with (the pages' worker has their JSON): a million of
+    // them held about a gigabyte until the end of the build.
+    for (const m of months) delete m.reviews;
     const { figures: insights, owner } = insightsOf(months, head, baseUrl);
     const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner));
     // Written here rather than by a template, so that it is compressed while Eleventy renders.

@@ -16,6 +16,7 @@ import type { Feed } from "../core/feed.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
 import { idsOf, reviewsOf, type Month } from "./months.ts";
+import { reviewsInChunk } from "../core/dist/reviews-json.ts";
 import { pagesToChange } from "./page-plan.ts";
 import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
@@ -23,8 +24,26 @@ import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 /** What `writePages` is given: the folder, the reviews, and what every page shows. */
 export interface PagesJob {
   folder: string;
-  reviews: readonly PublicReview[];
+  reviews: Iterable<PublicReview>;
   context: PageContext;
+}
+
+/**
+ * What the worker is given to write every page: the months' reviews as their JSON chunks (as
+ * reviews.json has them), not as objects: at a million reviews the objects cloned into the worker
+ * took 2 GB, the chunks take the size of reviews.json, and the worker parses one review at a time.
+ */
+export interface ChunkedPagesJob {
+  folder: string;
+  chunks: readonly Uint8Array[];
+  context: PageContext;
+}
+
+export function writeChunkedPages({ folder, chunks, context }: ChunkedPagesJob): void {
+  function* reviews() {
+    for (const chunk of chunks) yield* reviewsInChunk(chunk);
+  }
+  writePages({ folder, reviews: reviews(), context });
 }
 
 /**
@@ -93,9 +112,11 @@ export class ReviewPages {
   async writeAll(dir: string): Promise<void> {
     const folder = join(dir, "reviews");
     await mkdir(folder, { recursive: true });
-    const job: PagesJob = { folder, reviews: this.months.flatMap(reviewsOf), context: this.context };
-    if (job.reviews.length < WORTH_A_THREAD) writePages(job);
-    else await inWorker<void>(HERE, "writePages", job);
+    // A chunk read back from the cache may be a view on a larger buffer, which a worker would be sent whole.
+    const compact = (c: Uint8Array) => (c.byteLength * 2 < c.buffer.byteLength ? c.slice() : c);
+    const job: ChunkedPagesJob = { folder, chunks: this.months.filter((m) => m.part.count > 0).map((m) => compact(m.part.json)), context: this.context };
+    if (this.months.reduce((n, m) => n + m.part.count, 0) < WORTH_A_THREAD) writeChunkedPages(job);
+    else await inWorker<void>(HERE, "writeChunkedPages", job);
   }
 
   /**

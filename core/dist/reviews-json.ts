@@ -29,6 +29,18 @@ export function reviewsChunk(reviews: readonly PublicReview[]): Buffer {
   return Buffer.from(reviews.map((r) => JSON.stringify(r)).join(BETWEEN));
 }
 
+/** The reviews of a chunk (reviewsChunk), parsed one at a time: a chunk of 100,000 never becomes 100,000 objects at once. */
+export function* reviewsInChunk(chunk: Uint8Array): Generator<PublicReview> {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(10, start);
+    const line = end < 0 ? bytes.subarray(start) : bytes.subarray(start, end);
+    // Every line but a chunk's last ends with the comma between reviews.
+    yield JSON.parse(line.toString("utf8", 0, line[line.length - 1] === 44 ? line.length - 1 : line.length)) as PublicReview;
+    start = end < 0 ? bytes.length : end + 1;
+  }
+}
+
 /**
  * reviews.json as its pieces in order, for `chunks` chunks (reviewsChunk, newest first): the text
  * around and between them, and each chunk's index where it goes. reviewsJson puts it together;
