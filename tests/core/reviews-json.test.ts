@@ -7,7 +7,7 @@ import { published } from "../../build/dataset.ts";
 import { loadData } from "../../build/load.ts";
 import { planMonths, reviewsOf } from "../../build/months.ts";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
-import { DistFormatError, readReviewsJson, reviewsChunk, reviewsJson } from "../../core/dist/reviews-json.ts";
+import { DistFormatError, readReviewsJson, reviewsChunk, reviewsInChunk, reviewsJson } from "../../core/dist/reviews-json.ts";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";
 
 const BASE_URL = "https://reviews.example";
@@ -22,6 +22,18 @@ const dataset = async (): Promise<ReviewsDataset> => {
 
 /** The file written from the head and a chunk per review (the build writes a chunk per month). */
 const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) => writeFile(file, reviewsJson(head, reviews.map((r) => reviewsChunk([r]))));
+
+describe("a chunk of reviews.json", () => {
+  it("gives back its reviews one at a time, equal to those it was made of (the pages' worker reads them so)", async () => {
+    const { reviews } = await dataset();
+    expect([...reviewsInChunk(reviewsChunk(reviews))]).toEqual(reviews);
+    expect([...reviewsInChunk(reviewsChunk(reviews.slice(0, 1)))]).toEqual(reviews.slice(0, 1));
+    // A chunk that is a view inside a larger buffer, as the cache gives it back.
+    const chunk = reviewsChunk(reviews.slice(0, 3));
+    const padded = Buffer.concat([Buffer.from("xx"), chunk, Buffer.from("yy")]);
+    expect([...reviewsInChunk(new Uint8Array(padded.buffer, padded.byteOffset + 2, chunk.length))]).toEqual(reviews.slice(0, 3));
+  });
+});
 
 describe("reviews.json", () => {
   it("reads back what the writer wrote: the head, every review in order, and each review's line as its JSON", async () => {
