@@ -29,13 +29,7 @@ const VISIT = new Set(ASPECTS.filter((a) => a.scope === "visit").map((a) => a.id
  */
 function namings(text: string, technicians: readonly Named[], tagged: readonly string[]): { id: string; at: number }[] {
   const found: { id: string; at: number }[] = [];
-  const byFirst = new Map<string, Named[]>();
-  for (const t of technicians) {
-    const first = t.name.split(/\s+/)[0]!;
-    byFirst.set(first, [...(byFirst.get(first) ?? []), t]);
-  }
-  for (const [first, people] of byFirst) {
-    const pattern = new RegExp(`(?<![\\w'-])${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: ([A-Z])\\.)?(?![\\w-])`, "g");
+  for (const { pattern, people } of namePatterns(technicians)) {
     for (const m of text.matchAll(pattern)) {
       const initial = m[1];
       const fits = people.filter((t) => tagged.includes(t.id) && (!initial || t.name.split(/\s+/)[1]?.startsWith(initial)));
@@ -45,13 +39,30 @@ function namings(text: string, technicians: readonly Named[], tagged: readonly s
   return found.sort((a, b) => a.at - b.at);
 }
 
+/** Each first name's pattern with the technicians who have it, made once per list of technicians (a build's). */
+const patterns = new WeakMap<readonly Named[], { pattern: RegExp; people: Named[] }[]>();
+
+function namePatterns(technicians: readonly Named[]): { pattern: RegExp; people: Named[] }[] {
+  let list = patterns.get(technicians);
+  if (!list) {
+    const byFirst = new Map<string, Named[]>();
+    for (const t of technicians) {
+      const first = t.name.split(/\s+/)[0]!;
+      byFirst.set(first, [...(byFirst.get(first) ?? []), t]);
+    }
+    list = [...byFirst].map(([first, people]) => ({ pattern: new RegExp(`(?<![\\w'-])${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: ([A-Z])\\.)?(?![\\w-])`, "g"), people }));
+    patterns.set(technicians, list);
+  }
+  return list;
+}
+
 /** A sentence about several people at once: "they were professional", "both were on time". */
 const PLURAL = /\b(?:they|both|the guys|the techs|the technicians|the team|the crew)\b/i;
 
 /** For each mention, the ids of the technicians it counts for (none, or one). */
 export function credits(review: { text: string; technicians: readonly string[] }, found: readonly Mention[], technicians: readonly Named[]): string[][] {
   const tagged = [...new Set(review.technicians)];
-  if (tagged.length === 0) return found.map(() => []);
+  if (tagged.length === 0 || !found.some((m) => VISIT.has(m.aspect))) return found.map(() => []);
   const named = namings(review.text, technicians, tagged);
   const spans: Span[] = sentences(review.text);
   return found.map((m) => {

@@ -103,9 +103,10 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
   // aspect, so that the clearest quotes are the newest among equals.
   type Candidate = { ref: MentionRef; margin: number; text: string; order: number };
   const groups = ASPECTS.map(() => ({ all: [] as MentionRef[], said: POLARITIES.map(() => [] as Candidate[]), reviews: [] as string[], complaints: [] as string[], counts: [0, 0, 0] }));
-  type Growing = Omit<EntityPart, "ids"> & { ids: string[] };
+  // An entity's best quotes are kept as candidates; only those chosen are sliced from their text.
+  type Growing = Omit<EntityPart, "ids" | "quotes"> & { ids: string[]; quotes: Record<number, Candidate> };
   const growing: Record<keyof MonthFigures["entities"], Record<string, Growing>> = { technicians: {}, services: {}, service_areas: {} };
-  type Coded = { code: number; said: Said };
+  type Coded = { code: number; said: Candidate };
   const addTo = (kind: keyof MonthFigures["entities"], id: string, review: PublicReview, coded: readonly Coded[]) => {
     const e = (growing[kind][id] ??= { count: 0, ratingCounts: [0, 0, 0, 0, 0], newest: review.date, oldest: review.date, aspects: new Int32Array(ASPECTS.length * 3), quotes: {}, ids: [] });
     e.count++;
@@ -127,8 +128,9 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
       const p = POLARITIES.indexOf(m.polarity);
       const group = groups[a]!;
       const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
-      group.said[p]!.push({ ref, margin: m.margin, text: review.text, order: group.all.length });
-      coded.push({ code: a * 3 + p, said: { ref, margin: m.margin, order: group.all.length, quote: review.text.slice(ref.from, ref.to) } });
+      const said = { ref, margin: m.margin, text: review.text, order: group.all.length };
+      group.said[p]!.push(said);
+      coded.push({ code: a * 3 + p, said });
       group.all.push(ref);
       group.counts[p]!++;
       if (group.reviews.at(-1) !== review.id) group.reviews.push(review.id);
@@ -140,7 +142,13 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
     addTo("service_areas", review.service_area, review, coded);
   });
   const entities = Object.fromEntries(
-    Object.entries(growing).map(([kind, byId]) => [kind, Object.fromEntries(Object.entries(byId).map(([id, e]) => [id, { ...e, ids: jsonPart(e.ids) }]))]),
+    Object.entries(growing).map(([kind, byId]) => [
+      kind,
+      Object.fromEntries(Object.entries(byId).map(([id, e]) => {
+        const quotes = Object.fromEntries(Object.entries(e.quotes).map(([code, { ref, margin, order, text }]) => [code, { ref, margin, order, quote: text.slice(ref.from, ref.to) }]));
+        return [id, { ...e, quotes, ids: jsonPart(e.ids) }];
+      })),
+    ]),
   ) as MonthFigures["entities"];
   const questions = faqParts(reviews.map((review, i) => ({ review, mentions: found[i] as Mention[] })));
   return {

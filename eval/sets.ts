@@ -55,10 +55,17 @@ export function split(targets: Labelled[], alwaysValidation: (text: string) => b
  * model on text it has not seen.
  */
 function fromOwnReviews(): (text: string) => boolean {
-  const dir = here("../data/reviews/");
-  const all = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(new URL(f, dir), "utf8")).join("\n");
-  const texts = all.split("\n").filter((l) => l.trim()).map((l) => (JSON.parse(l) as { text: string }).text).join("\n");
+  const texts = ownTexts().join("\n");
   return (text) => texts.includes(text);
+}
+
+/** The texts of this business's reviews (data/reviews/). */
+function ownTexts(): string[] {
+  const dir = here("../data/reviews/");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .flatMap((f) => readFileSync(new URL(f, dir), "utf8").split("\n").filter((l) => l.trim()))
+    .map((l) => (JSON.parse(l) as { text: string }).text);
 }
 
 /**
@@ -67,15 +74,9 @@ function fromOwnReviews(): (text: string) => boolean {
  * not copy or paraphrase data/, or the audit of insights.json would judge text the model has seen.
  */
 export function nearCopies(): (text: string) => string[] {
-  const dir = here("../data/reviews/");
   const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9']+/g) ?? []);
-  const own = readdirSync(dir)
-    .filter((f) => f.endsWith(".jsonl"))
-    .flatMap((f) => readFileSync(new URL(f, dir), "utf8").split("\n").filter((l) => l.trim()))
-    .flatMap((l) => {
-      const text = (JSON.parse(l) as { text: string }).text;
-      return sentences(text).map((s) => words(text.slice(s.from, s.to)));
-    })
+  const own = ownTexts()
+    .flatMap((text) => sentences(text).map((s) => words(text.slice(s.from, s.to))))
     .filter((w) => w.size >= 4);
   return (text) =>
     sentences(text)

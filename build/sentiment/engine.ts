@@ -71,6 +71,8 @@ export interface Analysis {
   stops: (Cut | "phrase")[];
   /** Opinions with negation and degree applied; `scalar` ones take their value from the target. */
   opinions: (Opinion & { scalar?: string })[];
+  /** The words joined by single spaces: what phrases, hedges and plans are matched against. */
+  joined: string;
   exclaimed: boolean;
   question: boolean;
 }
@@ -78,7 +80,8 @@ export interface Analysis {
 export function analyse(text: string, sentence: Span): Analysis {
   const words = tokens(text, sentence);
   const cuts = boundaries(words);
-  const found = findOpinions(words);
+  const joined = words.map((w) => w.word).join(" ");
+  const found = findOpinions(words, joined);
   // A negator or degree word used inside a phrase does not modify anything else.
   const cutsAndPhrases = cuts.map((c, i) => (found.taken[i] ? "phrase" : c));
   const opinions = found.opinions.map((o) => ({ ...o, valence: o.scalar ? o.valence : modified(words, o, cutsAndPhrases) }));
@@ -88,6 +91,7 @@ export function analyse(text: string, sentence: Span): Analysis {
     cuts,
     stops: cutsAndPhrases,
     opinions,
+    joined,
     exclaimed: words.some((w) => w.word === "!"),
     question: text.slice(sentence.from, sentence.to).trimEnd().endsWith("?"),
   };
@@ -189,8 +193,7 @@ function weight(o: Opinion, first: number, last: number, cuts: Cut[]): number {
 
 const SCALAR_WORDS = new Set(SCALAR_CONTEXT.flatMap((c) => Object.keys(c.values)));
 
-function findOpinions(words: Token[]): { opinions: (Opinion & { scalar?: string })[]; taken: boolean[] } {
-  const joined = words.map((w) => w.word).join(" ");
+function findOpinions(words: Token[], joined: string): { opinions: (Opinion & { scalar?: string })[]; taken: boolean[] } {
   // Start offset of each word in `joined`.
   const starts: number[] = [];
   let at = 0;

@@ -17,6 +17,9 @@ const BAG_SCALE = 3;
 const BAG_FLOOR = 6;
 const CUT_RANK: Record<NonNullable<Cut>, number> = { and: 1, comma: 2, semicolon: 3, contrast: 4 };
 const PUNCTUATION = /^[!?,;:()\u2013\u2014-]+$/;
+/** A review's stars as the features name them. */
+const band = (rating: number) => (rating <= 2 ? "low" : rating === 3 ? "mid" : "high");
+
 const PLAN = /(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|scheduled (?:for|to))(?: |$)/;
 const HEDGE = /(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)/;
 /** The weight of a word's cluster feature against the word's own (validation: 0.5 over 0.25 and 1). */
@@ -146,6 +149,11 @@ export function readingOf(analysis: Analysis, first: number, last: number, other
  * this target is more likely theirs.
  */
 export function featuresOf(analysis: Analysis, first: number, last: number, others: readonly Span[] = [], rating?: number): Features {
+  return readTarget(analysis, first, last, others, rating).features;
+}
+
+/** The target's features and the engine's reading of it, read once (the model's rules use the reading). */
+export function readTarget(analysis: Analysis, first: number, last: number, others: readonly Span[] = [], rating?: number): { features: Features; reading: Reading } {
   const f: Features = new Map();
   const add = (name: string, value = 1) => f.set(name, (f.get(name) ?? 0) + value);
   const { words, cuts } = analysis;
@@ -154,7 +162,8 @@ export function featuresOf(analysis: Analysis, first: number, last: number, othe
   const othersBucket = otherRanges.length === 0 ? "others:0" : otherRanges.length === 1 ? "others:1" : "others:2+";
   add(othersBucket);
 
-  const { score, clauseOpinions, own, conceded } = readingOf(analysis, first, last, otherRanges, add);
+  const reading = readingOf(analysis, first, last, otherRanges, add);
+  const { score, clauseOpinions, own, conceded } = reading;
   if (conceded) {
     const sign = conceded > 0 ? "+" : "-";
     add(`concession:${sign}`, Math.min(Math.abs(conceded), 3));
@@ -170,7 +179,7 @@ export function featuresOf(analysis: Analysis, first: number, last: number, othe
   // The review's stars, where the text has them: evidence about its clauses, weighed by what the
   // clause itself says (a "positive" read in a 1-star review needs more support).
   if (rating !== undefined) {
-    const stars = rating <= 2 ? "stars:low" : rating === 3 ? "stars:mid" : "stars:high";
+    const stars = `stars:${band(rating)}`;
     add(stars);
     add(`${stars}|${engine}`);
     add(`${stars}|score`, clipped);
@@ -179,7 +188,7 @@ export function featuresOf(analysis: Analysis, first: number, last: number, othe
   if (analysis.question) add("sentence:question");
   // A hedge ("maybe the ants are gone, I don't know", "we'll see") or a plan ("the next visit is
   // scheduled", "waiting on them to come back"): a verdict not given.
-  const joined = words.map((w) => w.word).join(" ");
+  const { joined } = analysis;
   if (HEDGE.test(joined)) {
     add("sentence:hedged");
     add(`sentence:hedged|${engine}`);
@@ -187,7 +196,7 @@ export function featuresOf(analysis: Analysis, first: number, last: number, othe
   if (PLAN.test(joined)) {
     add("sentence:plan");
     add(`sentence:plan|${engine}`);
-    if (rating !== undefined) add(`sentence:plan|stars:${rating <= 2 ? "low" : rating === 3 ? "mid" : "high"}`);
+    if (rating !== undefined) add(`sentence:plan|stars:${band(rating)}`);
   }
   if (analysis.exclaimed) add("sentence:exclaimed");
 
@@ -234,5 +243,5 @@ export function featuresOf(analysis: Analysis, first: number, last: number, othe
   const share = 1 / Math.sqrt(Math.max(BAG_FLOOR, bag.length));
   for (const name of bag) add(name, share * BAG_SCALE);
   for (const name of clusterBag) add(name, share * BAG_SCALE * CLUSTER_SCALE);
-  return f;
+  return { features: f, reading };
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { analyse, clause, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
-import { featuresOf, readingOf, type Features } from "./features.ts";
+import { readTarget, type Features, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
 export const CLASSES: readonly Polarity[] = POLARITIES;
@@ -91,10 +91,11 @@ export function classifyIn(analysis: Analysis, target: Span, others: readonly Sp
   const { words, cuts, sentence } = analysis;
   if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, quote: sentence };
   const [first, last] = targetTokens(words, target);
-  const s = scores(m, featuresOf(analysis, first, last, others, rating)).map((x, k) => x + bias[k]!);
+  const { features, reading } = readTarget(analysis, first, last, others, rating);
+  const s = scores(m, features).map((x, k) => x + bias[k]!);
   const [best, second] = [...s].sort((a, b) => b - a);
   const ranges = others.map((o) => targetTokens(words, o)).filter(([x, y]) => y < first || x > last);
-  const polarity = overruled(analysis, first, last, ranges) ?? decide(s);
+  const polarity = overruled(analysis, last, reading) ?? decide(s);
   return { polarity, score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence, ranges) };
 }
 
@@ -111,8 +112,8 @@ export function classifyIn(analysis: Analysis, target: Span, others: readonly Sp
 const WITHHELD = /\b(?:maybe|perhaps)\b.*\b(?:i don't know|i do not know|not sure|who knows|hard to say|can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|hard to say)\b/;
 const WORTH = /^(?:worth|worthwhile|fair|priceless|reasonable|justified|deal|value|bargain)$/;
 
-export function overruled(analysis: Analysis, first: number, last: number, others: readonly [number, number][]): Polarity | undefined {
-  const { words, opinions } = analysis;
+export function overruled(analysis: Analysis, last: number, { own, conceded }: Reading): Polarity | undefined {
+  const { words, opinions, joined } = analysis;
   const colon = words[1]?.word === ":" ? 1 : words[2]?.word === ":" ? 2 : -1;
   if (colon > 0 && last < colon) {
     const value = opinions.filter((o) => o.first === colon + 1).reduce((sum, o) => sum + o.valence, 0);
@@ -120,8 +121,7 @@ export function overruled(analysis: Analysis, first: number, last: number, other
     if (scored) return value > 0.3 ? "positive" : value < -0.3 ? "negative" : "neutral";
   }
   // "Maybe the ants are gone, I don't know": a verdict withheld.
-  if (WITHHELD.test(words.map((w) => w.word).join(" "))) return "neutral";
-  const { own, conceded } = readingOf(analysis, first, last, others);
+  if (WITHHELD.test(joined)) return "neutral";
   if (conceded <= -1 && own >= 0) return "negative";
   if (conceded >= 1 && own <= 0 && words.some((w, i) => i > last && WORTH.test(w.word))) return "positive";
   if (conceded >= 1 && own <= -1) return "negative";
