@@ -1,14 +1,14 @@
 /** PostgreSQL, for several sidecar instances sharing one hub state (DATABASE_URL). */
 import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
 import { migrate } from "./migrations.ts";
 import type { Database as Tables } from "./tables.ts";
 import { StateStore } from "./store.ts";
 
-// Times are bigint milliseconds: read them as numbers (they stay far below 2^53).
-pg.types.setTypeParser(pg.types.builtins.INT8, Number);
-
 export async function openPostgres(url: string): Promise<StateStore> {
+  // Loaded only here: the embedded default never needs pg (about 15 MiB of the serving process).
+  const { default: pg } = await import("pg");
+  // Times are bigint milliseconds: read them as numbers (they stay far below 2^53).
+  pg.types.setTypeParser(pg.types.builtins.INT8, Number);
   // A burst (hundreds of subscriptions at once) queues for the 10 connections: the wait for one is
   // bounded generously, so that a busy database slows requests down rather than failing them.
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 30_000 });
