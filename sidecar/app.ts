@@ -20,6 +20,7 @@ import { defineHubRoute, type HubRouteOptions } from "./hub/route.ts";
 import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
 import type { SidecarSettings } from "./settings.ts";
 import { isDatabaseError } from "./store/errors.ts";
+import { SpillError } from "./spill.ts";
 
 
 
@@ -36,6 +37,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): H3 {
   const log = deps.log ?? ((message, error) => console.error(message, error));
   const app = new H3({
+    // h3 would log each unhandled error itself, a second time beside onError's own line.
+    silent: true,
     onError(error: HTTPError, event: H3Event) {
       // h3 answers malformed percent-encoding itself with a 400: keep the contract's body.
       if (error.status >= 400 && error.status < 500) return errorResponse(error.status, "bad_request", error.message);
@@ -43,6 +46,10 @@ export function createApp(deps: AppDeps): H3 {
       if (isDatabaseError(error.cause)) {
         log(`database unavailable on ${event.req.method} ${event.url.pathname}`, error.cause);
         return errorResponse(503, "unavailable", "the service's database is briefly unavailable; retry shortly", { headers: { "retry-after": "5" } });
+      }
+      // A part of the bundle failed its check as it was read back: it is being loaded again.
+      if (error.cause instanceof SpillError) {
+        return errorResponse(503, "unavailable", "the data being served failed a check and is being loaded again; retry shortly", { headers: { "retry-after": "1" } });
       }
       log(`unhandled error on ${event.req.method} ${event.url.pathname}`, error.cause ?? error);
       return errorResponse(500, "internal_error", "something went wrong on our side; it has been logged");

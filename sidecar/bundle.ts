@@ -5,9 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
-import { gunzip, gunzipSync } from "node:zlib";
+import { tmpdir } from "node:os";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
 import type { InsightsDataset } from "../core/schema/insights.ts";
@@ -17,34 +16,31 @@ import { strongEtag } from "../core/dist/etag.ts";
 import { DistFormatError } from "../core/dist/reviews-json.ts";
 import { ReviewIndex } from "./search/reviews.ts";
 import { safeJson } from "../core/json.ts";
+import { Spill, type Region } from "./spill.ts";
 
 export interface StaticFile {
   path: string;
   etag: string;
   lastModified: Date;
   contentType: string;
-  /** The bytes, or undefined for a large file held only as its compressed copies (identityOf). */
-  body?: Buffer;
+  /** The bytes: in memory, or in the bundle's spill for a large file (identityOf reads them). */
+  body: Buffer | Region;
   /** The bytes' length. */
   size: number;
-  encoded: Partial<Record<"br" | "gzip", Buffer>>;
+  encoded: Partial<Record<"br" | "gzip", Buffer | Region>>;
 }
 
 /**
- * Files larger than this, with a gzip copy, are held only compressed: most clients take a copy,
- * and the others get the gzip copy inflated as it is sent. insights.json at 100,000 reviews is
- * 21 MiB as it is and 6.5 with its copies. reviews.json is held whole: searches answer with its
- * bytes. Smaller files are not worth it: at 10,000 reviews (insights.json 2 MiB) inflating for
- * the soak's identity requests took the mix's p99 from 42 to 222 ms under the abuse.
+ * Files and compressed copies at least this large are kept in the bundle's spill (sidecar/spill.ts)
+ * and sent from there as they are read: at 100,000 reviews reviews.json, insights.json and their
+ * copies. Smaller ones, every page and feed, are served from memory.
  */
-export const HELD_COMPRESSED_BYTES = 8 * 1024 * 1024;
+export const SPILLED_BYTES = 256 * 1024;
 
-/** A file's bytes: as held, or its gzip copy inflated (for the few readers of a large file's text). */
+/** A file's bytes, read back from the spill when they are there (for the few readers of a large file's text). */
 export function identityOf(file: StaticFile): Buffer {
-  return file.body ?? gunzipSync(file.encoded.gzip!);
+  return Buffer.isBuffer(file.body) ? file.body : file.body.readAll();
 }
-
-const gunzipAsync = promisify(gunzip);
 
 export interface Bundle {
   manifest: Manifest;
@@ -56,6 +52,8 @@ export interface Bundle {
   /** insights.json parsed: read when asked for, and kept only while something uses it. */
   insights: () => Insights;
   withdrawn: Withdrawal[];
+  /** Where the large parts are kept: a file of this bundle's own, or memory. */
+  spill: Spill;
 }
 
 /**
@@ -78,8 +76,12 @@ export class BundleError extends Error {
 export interface BundleOptions {
   /** Bytes of search results kept (SEARCH_CACHE_MB). */
   searchCacheBytes?: number;
-  /** Files larger than this (with a gzip copy) held only compressed (HELD_COMPRESSED_BYTES). */
-  heldCompressedBytes?: number;
+  /** The folder of the bundle's spill file (STATE_DIR; the system's temporary folder by default). */
+  spillDir?: string;
+  /** Files and copies at least this large are kept in the spill (SPILLED_BYTES). */
+  spilledBytes?: number;
+  /** Bytes of reviews.json, the newest reviews, also held in memory (RECENT_BYTES). */
+  recentBytes?: number;
 }
 
 export async function loadBundle(distDir: string, options: BundleOptions = {}): Promise<Bundle> {
@@ -93,9 +95,12 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
   if (!parsed.success) throw new BundleError(`${distDir}/${MANIFEST_FILE} is not a manifest this version understands: ${z.prettifyError(parsed.error)}`);
   const manifest = parsed.data as Manifest;
 
+  const spill = await Spill.open(options.spillDir ?? tmpdir());
+  const spilledBytes = options.spilledBytes ?? SPILLED_BYTES;
+  const kept = (bytes: Buffer) => (bytes.length >= spilledBytes ? spill.write(bytes) : bytes);
   const files = new Map<string, StaticFile>();
-  /** insights.json's bytes while they are at hand, checked below (then held compressed, at scale). */
-  let insightsBytes: Buffer | undefined;
+  /** reviews.json's and insights.json's bytes while they are read (then kept like the others). */
+  const held = new Map<string, Buffer>();
   for (const [path, entry] of Object.entries(manifest.files)) {
     const body = await readFile(join(distDir, entry.file)).catch(() => {
       throw new BundleError(`${distDir}/${entry.file} is listed in the manifest but missing`);
@@ -106,28 +111,27 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
     const encoded: StaticFile["encoded"] = {};
     for (const coding of ["br", "gzip"] as const) {
       const copy = entry.encodings[coding];
-      if (copy) encoded[coding] = await readFile(join(distDir, copy.file));
+      if (copy) encoded[coding] = kept(await readFile(join(distDir, copy.file)));
     }
-    // Held compressed only when the gzip copy is checked to hold these very bytes.
-    const compressedOnly = path !== "/reviews.json" && body.length > (options.heldCompressedBytes ?? HELD_COMPRESSED_BYTES) && encoded.gzip !== undefined;
-    if (compressedOnly && !(await gunzipAsync(encoded.gzip!).then((bytes) => bytes.equals(body), () => false))) {
-      throw new BundleError(`${distDir}/${entry.encodings.gzip!.file} does not hold ${entry.file}'s bytes: rebuild, or finish copying dist/`);
-    }
-    files.set(path, { path, etag, lastModified: new Date(entry.last_modified), contentType: entry.content_type, body: compressedOnly ? undefined : body, size: body.length, encoded });
-    if (path === "/insights.json") insightsBytes = body;
+    const read = path === "/reviews.json" || path === "/insights.json";
+    if (read) held.set(path, body);
+    files.set(path, { path, etag, lastModified: new Date(entry.last_modified), contentType: entry.content_type, body: read ? body : kept(body), size: body.length, encoded });
   }
 
   const reviewsFile = files.get("/reviews.json");
   if (!reviewsFile) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
-  const { head, index } = await ReviewIndex.load(reviewsFile.body!, `${distDir}/reviews.json`, options.searchCacheBytes).catch((error: unknown) => {
+  const { head, index } = await ReviewIndex.load(held.get("/reviews.json")!, `${distDir}/reviews.json`, spill, options).catch((error: unknown) => {
     throw error instanceof DistFormatError ? new BundleError(error.message) : error;
   });
+  if (reviewsFile.size >= spilledBytes) reviewsFile.body = index.body;
   const readInsights = (bytes: Buffer | undefined) => InsightsMembers.safeParse(safeJson(bytes?.toString("utf8") ?? ""));
-  const checked = readInsights(insightsBytes);
+  const checked = readInsights(held.get("/insights.json"));
   if (!checked.success) throw new BundleError(`${distDir}/insights.json is missing or not the insights shape: ${z.prettifyError(checked.error).slice(0, 500)}`);
   const insightsFile = files.get("/insights.json")!;
+  insightsFile.body = kept(insightsFile.body as Buffer);
+  held.clear();
   const insights = heldWhileUsed(() => readInsights(identityOf(insightsFile)).data as unknown as Insights, checked.data as unknown as Insights);
-  return { manifest, manifestText, files, dataset: head, index, insights, withdrawn: manifest.withdrawn };
+  return { manifest, manifestText, files, dataset: head, index, insights, withdrawn: manifest.withdrawn, spill };
 }
 
 /**
@@ -166,7 +170,22 @@ export class BundleRef {
     private readonly distDir: string,
     private readonly options: BundleOptions & { baseUrl?: string } = {},
   ) {
-    collect();
+    this.watch(bundle);
+    // Once the load's last frames are gone too: collected synchronously here, reviews.json's bytes
+    // were still held (RSS at ready 203 MiB at 100,000 reviews instead of 147).
+    setImmediate(collect);
+  }
+
+  /**
+   * A part of the bundle that no longer reads back as it was written (a disk fault, a file
+   * changed under it) is not served: the request that met it fails (503), and dist/ is loaded
+   * again, which writes a new spill.
+   */
+  private watch(bundle: Bundle): void {
+    bundle.spill.onFault = (error) => {
+      console.error(`reviewcast: ${error.message}; loading ${this.distDir}/ again`);
+      this.reload().catch((again: unknown) => console.error(`reviewcast: ${this.distDir}/ could not be loaded again: ${(again as Error).message}`));
+    };
   }
 
   get current(): Bundle {
@@ -196,6 +215,7 @@ export class BundleRef {
       throw new BundleError(`${this.distDir}/ was built for BASE_URL ${next.manifest.base_url}, and this sidecar serves ${baseUrl}: build with BASE_URL=${baseUrl}`);
     }
     const before = this.bundle;
+    this.watch(next);
     this.bundle = next;
     // Once this call is done with the bundle it replaced (answers still being sent keep theirs).
     setImmediate(collect);

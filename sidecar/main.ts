@@ -21,8 +21,11 @@ import { TOPICS } from "../core/urls.ts";
 try {
   const settings = sidecarSettings(process.env);
   const started = performance.now();
-  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * 1024 * 1024, baseUrl: settings.BASE_URL };
+  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * 1024 * 1024, baseUrl: settings.BASE_URL, spillDir: settings.STATE_DIR };
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
+  if (bundle.current.spill.where === "memory") {
+    console.warn(`reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts (reviews.json's bytes, the search texts) are held in memory`);
+  }
   const secret = settings.MCP_SESSION_SECRET ?? randomBytes(32).toString("base64url");
   if (!settings.MCP_SESSION_SECRET) {
     console.warn("reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.");

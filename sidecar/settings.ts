@@ -51,7 +51,7 @@ export const SidecarSettings = BuildSettings.extend({
   /** A connection whose answers go unread this long is closed. */
   STALLED_WRITE_SECONDS: Seconds(10),
   /** Megabytes of search results kept for repeated queries. */
-  SEARCH_CACHE_MB: Count(24),
+  SEARCH_CACHE_MB: Count(12),
   /** How often the server looks for a new dist/ (a rebuild) and loads it; 0 for never (a publish ping still does). */
   DIST_WATCH_SECONDS: Seconds(1),
   /** MCP sessions ended with DELETE that are remembered at once (until they would expire). */

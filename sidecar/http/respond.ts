@@ -3,7 +3,7 @@ import { FastResponse } from "srvx";
 import { CORS_HEADERS } from "./cors.ts";
 import { isNotModified, notModified, type Validators } from "./conditional.ts";
 
-/** A body made as it is sent (a large file's gzip copy, inflated): its length, and a way to open it. */
+/** A body read as it is sent (a large file, from the bundle's spill): its length, and a way to open it. */
 export interface Streamed {
   length: number;
   open: () => ReadableStream<Uint8Array>;

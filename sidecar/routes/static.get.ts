@@ -2,13 +2,11 @@
  * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
  * precompressed copy the client accepts, and WebSub discovery links on the three topics.
  */
-import { Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { names } from "../../views/html.ts";
 import { reviewPage as renderReviewPage, type ReviewPageContext } from "../../views/review-page.ts";
-import type { Bundle, BundleRef, StaticFile } from "../bundle.ts";
+import { identityOf, type Bundle, type BundleRef, type StaticFile } from "../bundle.ts";
 import { discoveryLinks, TOPICS } from "../../core/urls.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
@@ -27,7 +25,7 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
     if (TOPICS.some((t) => t.path === file.path)) headers.link = discoveryLinks(baseUrl, `${baseUrl}${file.path}`);
     const tag = (c?: string) => (c ? `${file.etag.slice(0, -1)}-${c}"` : file.etag);
     return represent(request, {
-      body: coding ? file.encoded[coding]! : (file.body ?? { length: file.size, open: () => Readable.toWeb(createGunzip({ chunkSize: 256 * 1024 }).end(file.encoded.gzip!)) as ReadableStream<Uint8Array> }),
+      body: coding ? file.encoded[coding]! : file.body,
       contentType: file.contentType,
       cacheControl: file.contentType.startsWith("text/html") ? "public, max-age=60" : "public, max-age=300",
       // Each coding is its own representation with its own strong tag (RFC 9110 §8.8.3);
@@ -84,7 +82,7 @@ function missing(bundle: BundleRef, request: Request, url: URL, reviewId?: strin
   const gone = reviewId !== undefined && bundle.current.withdrawn.some((w) => w.id === reviewId);
   const page = bundle.current.files.get("/404.html");
   if (page && prefersHtml(request.headers.get("accept"))) {
-    return new FastResponse(request.method === "HEAD" ? null : (page.body as unknown as BodyInit), { status: gone ? 410 : 404, headers: { "content-type": page.contentType, "cache-control": "public, max-age=60" } });
+    return new FastResponse(request.method === "HEAD" ? null : (identityOf(page) as unknown as BodyInit), { status: gone ? 410 : 404, headers: { "content-type": page.contentType, "cache-control": "public, max-age=60" } });
   }
   if (gone) return errorResponse(410, "gone", `${url.pathname}: this review was withdrawn and is no longer published`);
   return notFound(url.pathname);

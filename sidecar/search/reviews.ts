@@ -3,8 +3,10 @@
  * descending), so a date range is a slice found by binary search; every other filter is a set of
  * positions kept as a sorted list and a bitset (postings.ts). A search walks the smallest set and
  * tests the others bit by bit, or ANDs bitsets a word at a time when that is cheaper, so it costs
- * about what it matches, not the size of the data. A review's JSON is the bytes reviews.json holds.
+ * about what it matches, not the size of the data. A review's JSON is the bytes reviews.json holds,
+ * kept in the bundle's spill (sidecar/spill.ts) and read back, checked, as answers need them.
  */
+import { crc32 } from "node:zlib";
 import type { Cursor } from "../../core/cursor.ts";
 import { changedAt, compare, startOfDay } from "../../core/dataset.ts";
 import { readReviewsJson, type ReviewLines } from "../../core/dist/reviews-json.ts";
@@ -12,6 +14,7 @@ import type { PublicReview } from "../../core/schema/public.ts";
 import { countAll, firstAll, hasBit } from "./bitset.ts";
 import { countIn, lowerBound, partitionPoint, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
+import type { Region, Spill } from "../spill.ts";
 
 export interface ReviewFilter {
   rating?: number;
@@ -35,13 +38,15 @@ export interface Page {
 
 export class ReviewIndex {
   /**
-   * reviews.json's bytes, where each review's JSON lies (`starts`, `ends`), and per position its
-   * day (yyyymmdd), id and latest recorded change (seconds since the epoch). Nothing per review
-   * is a JavaScript object: 100,000 reviews kept as strings took 43 MiB of heap beside the file.
+   * reviews.json's bytes (on disk), where each review's JSON lies (`starts`, `ends`) with its
+   * CRC-32, and per position its day (yyyymmdd), id and latest recorded change (seconds since the
+   * epoch). Nothing per review is a JavaScript object: 100,000 reviews kept as strings took 43 MiB
+   * of heap beside the file, and the file itself 36 MiB.
    */
-  private readonly body: Buffer;
+  readonly body: Region;
   private readonly starts: Uint32Array;
   private readonly ends: Uint32Array;
+  private readonly crcs: Uint32Array;
   private readonly days: Uint32Array;
   readonly ids: string[];
   private readonly changed: Float64Array;
@@ -58,16 +63,17 @@ export class ReviewIndex {
 
   /**
    * Read and index reviews.json (its bytes, as the build wrote them: see core/dist/reviews-json.ts),
-   * giving the event loop turns. Each review is checked, indexed and dropped.
+   * giving the event loop turns. Each review is checked, indexed and dropped; the bytes and the
+   * lowercased texts go to `spill`.
    */
-  static async load(body: Buffer, name: string, searchCacheBytes?: number): Promise<{ head: ReviewLines["head"]; index: ReviewIndex }> {
+  static async load(body: Buffer, name: string, spill: Spill, options: { searchCacheBytes?: number; recentBytes?: number } = {}): Promise<{ head: ReviewLines["head"]; index: ReviewIndex }> {
     const days: number[] = [];
     const ids: string[] = [];
     const changed: number[] = [];
     const late: number[] = [];
     const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
     const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
-    const text = TextIndex.builder(searchCacheBytes);
+    const text = TextIndex.builder(options.searchCacheBytes);
     const lines = await readReviewsJson(body, name, (review, p) => {
       days.push(dayNumber(review.date));
       ids.push(review.id);
@@ -79,13 +85,17 @@ export class ReviewIndex {
       for (const s of review.services) add(groups.services, s, p);
       text.add(review.text);
     });
-    const index = new ReviewIndex(body, lines, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, await text.finish());
+    const crcs = new Uint32Array(ids.length);
+    for (let p = 0; p < crcs.length; p++) crcs[p] = crc32(body.subarray(lines.starts[p], lines.ends[p]));
+    const region = spill.write(body, options.recentBytes ?? RECENT_BYTES);
+    const index = new ReviewIndex(region, lines, crcs, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, await text.finish(spill));
     return { head: lines.head, index };
   }
 
   private constructor(
-    body: Buffer,
+    body: Region,
     lines: ReviewLines,
+    crcs: Uint32Array,
     days: Uint32Array,
     ids: string[],
     changed: Float64Array,
@@ -97,6 +107,7 @@ export class ReviewIndex {
     this.body = body;
     this.starts = lines.starts;
     this.ends = lines.ends;
+    this.crcs = crcs;
     this.days = days;
     this.ids = ids;
     this.changed = changed;
@@ -117,20 +128,43 @@ export class ReviewIndex {
 
   /** The review at `position` as JSON, the bytes reviews.json holds for it. */
   json(position: number): string {
-    return this.body.toString("utf8", this.starts[position], this.ends[position]);
+    return this.jsonList([position]).subarray(1, -1).toString("utf8");
   }
 
-  /** A JSON array of the reviews at `positions`, copied straight from reviews.json's bytes. */
+  /**
+   * A JSON array of the reviews at `positions`, copied from reviews.json's bytes: from memory for
+   * the newest, else read back from the spill, reviews near each other in one read (a read costs
+   * about what copying 8 KiB does), each review read so checked against its CRC-32.
+   */
   jsonList(positions: readonly number[]): Buffer {
+    const { starts, ends } = this;
     let length = 2 + Math.max(0, positions.length - 1);
-    for (const p of positions) length += this.ends[p]! - this.starts[p]!;
+    for (const p of positions) length += ends[p]! - starts[p]!;
     const out = Buffer.allocUnsafe(length);
     let at = 0;
     out[at++] = 0x5b; // [
-    positions.forEach((p, i) => {
-      if (i) out[at++] = 0x2c; // ,
-      at += this.body.copy(out, at, this.starts[p], this.ends[p]);
-    });
+    for (let i = 0; i < positions.length; ) {
+      // Positions [i, j), in reviews.json's order (a list of changes may not be), are read at once:
+      // bytes [from, to) of reviews.json.
+      let j = i + 1;
+      while (j < positions.length && positions[j]! > positions[j - 1]! && starts[positions[j]!]! - ends[positions[j - 1]!]! <= NEAR_BYTES) j++;
+      const from = starts[positions[i]!]!;
+      const to = ends[positions[j - 1]!]!;
+      let bytes = this.body.held(from, to - from);
+      const read = !bytes;
+      if (!bytes) {
+        if (scratch.length < to - from) scratch = Buffer.allocUnsafe(Math.max(to - from, 2 * scratch.length));
+        bytes = scratch.subarray(0, to - from);
+        this.body.readRaw(from, to - from, bytes);
+      }
+      for (; i < j; i++) {
+        const p = positions[i]!;
+        const review = bytes.subarray(starts[p]! - from, ends[p]! - from);
+        if (read) this.body.check(review, this.crcs[p]!, `review ${this.ids[p]}`);
+        if (at > 1) out[at++] = 0x2c; // ,
+        at += review.copy(out, at);
+      }
+    }
     out[at] = 0x5d; // ]
     return out;
   }
@@ -254,6 +288,18 @@ export class ReviewIndex {
     return partitionPoint(this.size, before);
   }
 }
+
+/** Reviews this close in reviews.json are read from the spill at once, with the bytes between them. */
+const NEAR_BYTES = 8 * 1024;
+/** Where reviews are read back to (one answer at a time: reads are synchronous). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * reviews.json's first bytes, the newest reviews, are also held in memory: most answers (a first
+ * page, newest first; "since" a recent day) are made of them, and a read from memory costs a
+ * fraction of one from the spill file (docs/benchmarks.md).
+ */
+export const RECENT_BYTES = 4 * 1024 * 1024;
 
 /** A YYYY-MM-DD day as the number yyyymmdd, which orders the same way. */
 function dayNumber(date: string): number {

@@ -1,6 +1,6 @@
 /** The embedded engine: a SQLite file under STATE_DIR (libsql: prebuilt, nothing to compile). */
-import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { ensureDir } from "../ensure-dir.ts";
 import { Kysely, SqliteDialect } from "kysely";
 import Database from "libsql";
 import { migrate } from "./migrations.ts";
@@ -31,23 +31,5 @@ class SqliteStateStore extends StateStore {
 
   override async revokedAmong(sids: readonly string[]): Promise<Set<string>> {
     return new Set((this.revoked.all(JSON.stringify(sids)) as { sid: string }[]).map((row) => row.sid));
-  }
-}
-
-/**
- * mkdir -p, one level at a time: Node's recursive mkdir never returns for a path under /proc
- * (seen on Node 20), which turned a bad STATE_DIR into a hung start instead of an error.
- */
-async function ensureDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return;
-    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
-    await ensureDir(dirname(dir));
-    await mkdir(dir).catch((again: NodeJS.ErrnoException) => {
-      if (again.code !== "EEXIST") throw again;
-    });
   }
 }

@@ -49,7 +49,7 @@ export interface Sidecar {
 }
 
 export async function startSidecar(dist: string, deps: Partial<AppDeps> = {}): Promise<Sidecar> {
-  const bundle = new BundleRef(await loadBundle(dist), dist);
+  const bundle = deps.bundle ?? new BundleRef(await loadBundle(dist), dist);
   const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), ...deps });
   const server: Server = createServer(toNodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
