@@ -2,8 +2,9 @@
  * `npm run serve`: the sidecar compiled to one JavaScript file by esbuild (its packages stay in
  * node_modules), then run in this process. Compiling takes a fraction of a second at each start;
  * running TypeScript through the tsx loader instead held ~40 MiB more for the life of the server.
- * package.json gives node its flags and glibc its variables (a young generation of 8 MiB, freed
- * memory given back: see docs/benchmarks.md).
+ * package.json gives node its flags and glibc its variables (a young generation of 8 MiB, a full
+ * collection once the heap is 1.5 times what is live, freed memory given back: see
+ * docs/benchmarks.md and docs/faults.md).
  */
 import { build, stop } from "esbuild";
 import { fileURLToPath, pathToFileURL } from "node:url";
