@@ -25,6 +25,15 @@ describe("loadData validation", () => {
     expect(data.technicians).toHaveLength(2);
   });
 
+  it("hands its records over rather than keeping them, and reads them again when asked again", async () => {
+    const data = await loadData(await smallData([review(), review({ id: "r-2", rating: 1 })]));
+    const first = await data.reviews();
+    const again = await data.reviews();
+    expect(again).toEqual(first);
+    // New objects, read from the file: the first ones were not kept (a million were 460 MB at 1M reviews).
+    expect(again[0]!.review).not.toBe(first[0]!.review);
+  });
+
   it("names file, line, id, field, value and the expected range for a rating out of range", async () => {
     const [problem, ...rest] = await problemsFor([review({ rating: 6 })]);
     expect(rest).toEqual([]);
