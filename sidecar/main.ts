@@ -9,6 +9,7 @@ import { listen } from "listhen";
 import { SettingsError } from "../core/settings.ts";
 import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
+import { SpillError } from "./spill.ts";
 import { allowedFor } from "./mcp/route.ts";
 import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
 import { backpressured, limitServer, SERVER_LIMITS } from "./http/server.ts";
@@ -112,7 +113,7 @@ try {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 } catch (error) {
-  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError) console.error(`reviewcast: ${error.message}`);
+  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError || error instanceof SpillError) console.error(`reviewcast: ${error.message}`);
   else if (/Unable to find an available port|EADDRINUSE/.test(String((error as Error)?.message))) {
     console.error(`reviewcast: port ${process.env.PORT ?? 3000} is already in use; stop the other server or set PORT`);
   } else console.error("reviewcast: could not start:", error);

@@ -75,7 +75,13 @@ export class Spill {
     let crc = 0;
     let filled = 0;
     for (const part of list) {
-      if (this.fd !== undefined) for (let done = 0; done < part.length; ) done += writeSync(this.fd, part, done, part.length - done, at + length + done);
+      if (this.fd !== undefined) {
+        try {
+          for (let done = 0; done < part.length; ) done += writeSync(this.fd, part, done, part.length - done, at + length + done);
+        } catch (error) {
+          throw new SpillError(`cannot write the bundle's large parts to ${this.where} (STATE_DIR): ${(error as Error).message}; free some space there`);
+        }
+      }
       for (let i = 0; i < part.length; ) {
         const take = Math.min(BLOCK - filled, part.length - i);
         crc = crc32(part.subarray(i, i + take), crc);

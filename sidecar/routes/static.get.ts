@@ -1,6 +1,7 @@
 /**
- * Files the build wrote, from memory: the manifest's strong ETag and Last-Modified, the
- * precompressed copy the client accepts, and WebSub discovery links on the three topics.
+ * Files the build wrote, from the loaded bundle (memory, or its spill for the large ones): the
+ * manifest's strong ETag and Last-Modified, the precompressed copy the client accepts, and
+ * WebSub discovery links on the three topics.
  */
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
