@@ -18,6 +18,7 @@ import type { Report } from "./owner.ts";
 import type { Line, SourceData } from "./load.ts";
 import { deflatePart } from "./gzip.ts";
 import { later } from "./later.ts";
+import { sharedCopy } from "./threads.ts";
 import { concat, decode, judge, keyOf, split } from "./sentiment/parallel.ts";
 import { phrasesOf, topicNames, type Phrases } from "./topics.ts";
 
@@ -108,7 +109,7 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
   }
   const day = (t: string) => t.slice(0, 10);
   return planned.map(({ month, content, key, previous }) => {
-    if (!made.has(month)) return { part: previous! };
+    if (!made.has(month)) return { part: { ...previous!, json: sharedCopy(previous!.json) } };
     const lines = byMonth.get(month)!;
     const hashes = new Map(lines.map((l) => [l.review.id, l.hash]));
     const reviews = lines.map((l) => toPublicReview(l.review, baseUrl)).sort(newestFirst);
@@ -121,7 +122,7 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
       ids: reviews.map((r) => r.id).join("\n"),
       lines: reviews.map((r) => hashes.get(r.id)!).join("\n"),
       ratings: Uint8Array.from(reviews, (r) => r.rating),
-      json: reviewsChunk(reviews),
+      json: sharedCopy(reviewsChunk(reviews)),
       sitemap: Buffer.from(reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n")),
       updated: latest(reviews.map(changedAt)),
     };

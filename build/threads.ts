@@ -16,6 +16,18 @@ export interface Call {
   args: unknown[];
 }
 
+/**
+ * The same bytes in memory that a worker is sent without a copy: a view on a SharedArrayBuffer,
+ * which cloning shares. The months' JSON is made so once: at a million reviews the pages' worker
+ * was otherwise sent its own copy of all of it (the size of reviews.json) while the figures ran.
+ */
+export function sharedCopy(bytes: Uint8Array): Buffer {
+  if (bytes.buffer instanceof SharedArrayBuffer) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = Buffer.from(new SharedArrayBuffer(bytes.byteLength));
+  out.set(bytes);
+  return out;
+}
+
 /** `module`'s export `name` called with `args` in a new worker thread. */
 export function inWorker<T>(module: URL, name: string, ...args: unknown[]): Promise<T> {
   return new Promise((resolve, reject) => {
