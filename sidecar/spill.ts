@@ -16,6 +16,9 @@ import { randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { ensureDir } from "./ensure-dir.ts";
 
+/** Where `Region.view` reads to. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
 /** Blocks of a region checked as a whole when it is streamed or read whole. */
 export const BLOCK = 256 * 1024;
 
@@ -145,15 +148,23 @@ export class Region {
     private readonly head: Buffer,
   ) {}
 
-  /** Bytes [from, from + length) of the region into `into` at `offset`, unchecked: the caller checks them. */
-  readRaw(from: number, length: number, into: Buffer, offset = 0): void {
+  /** Bytes [from, from + length) of the region into `into` at `offset`, unchecked. */
+  private readRaw(from: number, length: number, into: Buffer, offset = 0): void {
     if (from + length <= this.head.length) this.head.copy(into, offset, from, from + length);
     else this.spill.readRaw(this.at + from, length, into, offset);
   }
 
-  /** Bytes [from, from + length) of the region when they are held in memory (no need to check them), else undefined. */
-  held(from: number, length: number): Buffer | undefined {
-    return from + length <= this.head.length ? this.head.subarray(from, from + length) : undefined;
+  /**
+   * Bytes [from, from + length) of the region, valid until the next call: a view on the bytes
+   * held in memory (`read` false), or read from the file into a buffer reused from one call to
+   * the next (`read` true: the caller checks them). Reads are synchronous, so one buffer serves.
+   */
+  view(from: number, length: number): { bytes: Buffer; read: boolean } {
+    if (from + length <= this.head.length) return { bytes: this.head.subarray(from, from + length), read: false };
+    if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 2 * scratch.length));
+    const bytes = scratch.subarray(0, length);
+    this.spill.readRaw(this.at + from, length, bytes);
+    return { bytes, read: true };
   }
 
   /** Throw unless `bytes` has the CRC-32 `crc` (`what` names them in the error). */

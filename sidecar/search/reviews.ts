@@ -150,13 +150,7 @@ export class ReviewIndex {
       while (j < positions.length && positions[j]! > positions[j - 1]! && starts[positions[j]!]! - ends[positions[j - 1]!]! <= NEAR_BYTES) j++;
       const from = starts[positions[i]!]!;
       const to = ends[positions[j - 1]!]!;
-      let bytes = this.body.held(from, to - from);
-      const read = !bytes;
-      if (!bytes) {
-        if (scratch.length < to - from) scratch = Buffer.allocUnsafe(Math.max(to - from, 2 * scratch.length));
-        bytes = scratch.subarray(0, to - from);
-        this.body.readRaw(from, to - from, bytes);
-      }
+      const { bytes, read } = this.body.view(from, to - from);
       for (; i < j; i++) {
         const p = positions[i]!;
         const review = bytes.subarray(starts[p]! - from, ends[p]! - from);
@@ -291,8 +285,6 @@ export class ReviewIndex {
 
 /** Reviews this close in reviews.json are read from the spill at once, with the bytes between them. */
 const NEAR_BYTES = 8 * 1024;
-/** Where reviews are read back to (one answer at a time: reads are synchronous). */
-let scratch = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * reviews.json's first bytes, the newest reviews, are also held in memory: most answers (a first

@@ -26,8 +26,6 @@ export const SEARCH_CACHE_BYTES = 12 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
 /** Bytes of texts read at once by a scan of them all. */
 const SCAN_BYTES = 1024 * 1024;
-/** Where texts are read back to (one at a time: reads are synchronous). */
-let scratch = Buffer.allocUnsafe(64 * 1024);
 
 export class TextIndex {
   private readonly cache: LRUCache<string, Postings>;
@@ -155,10 +153,8 @@ export class TextIndex {
   private texts(first: number, last: number): Buffer {
     const from = this.starts[first]!;
     const length = this.starts[last]! - from;
-    if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 2 * scratch.length));
-    const bytes = scratch.subarray(0, length);
-    this.lowered.readRaw(from, length, bytes);
-    for (let p = first; p < last; p++) this.lowered.check(bytes.subarray(this.starts[p]! - from, this.starts[p + 1]! - from), this.crcs[p]!, `the search text of review ${p + 1}`);
+    const { bytes, read } = this.lowered.view(from, length);
+    for (let p = first; read && p < last; p++) this.lowered.check(bytes.subarray(this.starts[p]! - from, this.starts[p + 1]! - from), this.crcs[p]!, `the search text of review ${p + 1}`);
     return bytes;
   }
 
