@@ -63,12 +63,12 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const figuring = later(figureMonths(months, context, cache));
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
-    const reviewsBytes = reviewsJson(head, months.map((m) => m.part.json));
-    await writeFile(join(staging, "reviews.json"), reviewsBytes);
+    const reviewsRuns = reviewsJson(head, months.map((m) => m.part.json));
+    await writeFile(join(staging, "reviews.json"), reviewsRuns);
     // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
     // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
-    manifest.start("reviews.json", { data: reviewsBytes, parts: async (data) => {
-      if (data.length < PART_BYTES * Math.max(months.length, 1)) return undefined;
+    manifest.start("reviews.json", { data: reviewsRuns, parts: async (size) => {
+      if (size < PART_BYTES * Math.max(months.length, 1)) return undefined;
       const layout = reviewsJsonLayout(head, months.length);
       return Promise.all(layout.map((piece, i) => (typeof piece === "number" ? (months[piece]!.compressing ?? months[piece]!.part.gzip) : deflatePart(piece, i === layout.length - 1))));
     } });
@@ -77,9 +77,6 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
     const writingPages = later(pages.carried ? Promise.resolve() : pages.writeAll(staging));
     await figuring;
-    // The months' review objects are done with (the pages' worker has their JSON): a million of
-    // them held about a gigabyte until the end of the build.
-    for (const m of months) delete m.reviews;
     const { figures: insights, owner } = insightsOf(months, head, baseUrl);
     const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner));
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
@@ -88,9 +85,9 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // 20k; 12% more at 5k, where the file is 1 MB: too small for it).
     check("insights.json", InsightsSchema, insights);
     const pieces = jsonPieces(insights);
-    const insightsJson = Buffer.concat(pieces.flatMap((p) => p.bytes));
+    const insightsJson = pieces.flatMap((p) => p.bytes);
     await writeFile(join(staging, "insights.json"), insightsJson);
-    manifest.start("insights.json", { data: insightsJson, parts: async (data) => (data.length > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
+    manifest.start("insights.json", { data: insightsJson, parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
     await writingPages;
     progress("rendering");
     await renderSite(staging, {

@@ -4,8 +4,8 @@
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, brotliDecompress, constants, gunzip, gzip } from "node:zlib";
+import { pipeline } from "node:stream/promises";
+import { constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip } from "node:zlib";
 import { strongEtag } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
@@ -37,8 +37,15 @@ export function contentType(urlPath: string): string {
 const LARGE = 1_000_000;
 const HUGE = 10_000_000;
 
-/** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole. */
-export type Parts = (data: Buffer) => Promise<Uint8Array[] | undefined>;
+/** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole: given its size. */
+export type Parts = (size: number) => Promise<Uint8Array[] | undefined>;
+
+/**
+ * A file's content: whole, or as its runs of bytes one after the other, never put together (the
+ * largest files, reviews.json and insights.json, are 380 and 250 MB at a million reviews).
+ */
+export type Content = Uint8Array | readonly Uint8Array[];
+const runsOf = (content: Content): readonly Uint8Array[] => (content instanceof Uint8Array ? [content] : content);
 
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
@@ -68,11 +75,11 @@ export class ManifestWriter {
 
   /**
    * Start hashing and compressing `file` (a path under the folder), which is complete: `data`,
-   * when given, is its content (not read again). `parts`, when it gives them, are the file's
+   * when given, is its content (not read again, and held until it is compressed). `parts`, when it gives them, are the file's
    * parts compressed apart (build/gzip.ts): its gzip copy is put together from them rather than
    * compressed whole.
    */
-  start(file: string, { data, parts }: { data?: Buffer; parts?: Parts } = {}): void {
+  start(file: string, { data, parts }: { data?: Content; parts?: Parts } = {}): void {
     if (this.described.has(file)) return;
     // Awaited by `write`.
     this.described.set(file, later(this.describe(file, data, parts)));
@@ -137,15 +144,15 @@ export class ManifestWriter {
     return manifest;
   }
 
-  private async describe(file: string, given?: Buffer, parts?: Parts): Promise<Described> {
+  private async describe(file: string, given?: Content, parts?: Parts): Promise<Described> {
     const type = contentType(`/${file}`);
     const path = join(this.dir, file);
-    const data = given ?? (await readFile(path));
-    const size = data.length;
+    const data = runsOf(given ?? (await readFile(path)));
+    const size = data.reduce((n, run) => n + run.length, 0);
     const etag = strongEtag(data);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
-      const [gz, br] = await Promise.all([this.compressed(path, data, ".gz", etag, parts), this.compressed(path, data, ".br", etag)]);
+      const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", etag, parts), this.compressed(path, data, size, ".br", etag)]);
       encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gz };
     }
@@ -153,7 +160,7 @@ export class ManifestWriter {
   }
 
   /** The file compressed, or its compressed copy from the cache when its content was seen. */
-  private async compressed(path: string, data: Buffer, ext: ".gz" | ".br", etag: string, parts?: Parts): Promise<number> {
+  private async compressed(path: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br", etag: string, parts?: Parts): Promise<number> {
     const kept = this.cache?.compressed(etag, ext);
     if (kept) this.used.add(kept);
     const read = kept && (await readFile(kept).catch(() => undefined));
@@ -163,20 +170,39 @@ export class ManifestWriter {
       return read.length;
     }
     if (read) refused(kept!);
-    const compressedParts = ext === ".gz" ? await parts?.(data) : undefined;
-    const bytes = compressedParts ? await writeGzipOf(path + ext, compressedParts, data) : await compress(path, data, ext);
+    const compressedParts = ext === ".gz" ? await parts?.(size) : undefined;
+    const copy = compressedParts ? gzipOf(compressedParts, data) : await compress(data, size, ext);
+    await writeFile(path + ext, copy);
     if (kept) await this.cache!.keep(path + ext, kept);
-    return bytes;
+    return copy.length;
   }
 }
 
-const gunzipAsync = promisify(gunzip);
-const brotliDecompressAsync = promisify(brotliDecompress);
+/** zlib's chunks of output: large, so that a large file makes few round trips through this thread. */
+const CHUNK = 1 << 20;
 
-/** Whether a compressed copy holds exactly `data`. */
-async function decompressesTo(copy: Buffer, ext: ".gz" | ".br", data: Buffer): Promise<boolean> {
-  const plain = await (ext === ".gz" ? gunzipAsync(copy) : brotliDecompressAsync(copy)).catch(() => undefined);
-  return plain !== undefined && plain.equals(data);
+/**
+ * Whether a compressed copy holds exactly `data`: decompressed a chunk at a time and compared as
+ * it comes, so that a copy that would decompress to more than the file stops at the first byte too many.
+ */
+async function decompressesTo(copy: Buffer, ext: ".gz" | ".br", data: readonly Uint8Array[]): Promise<boolean> {
+  const runs = data.filter((run) => run.length > 0);
+  let [run, at] = [0, 0];
+  const compare = async (plain: AsyncIterable<Buffer>) => {
+    for await (const chunk of plain) {
+      for (let i = 0; i < chunk.length; ) {
+        const expected = runs[run];
+        if (!expected) throw new Error("longer");
+        const n = Math.min(chunk.length - i, expected.length - at);
+        if (Buffer.compare(chunk.subarray(i, i + n), expected.subarray(at, at + n)) !== 0) throw new Error("different");
+        [i, at] = [i + n, at + n];
+        if (at === expected.length) [run, at] = [run + 1, 0];
+      }
+    }
+  };
+  const decompress = ext === ".gz" ? createGunzip({ chunkSize: CHUNK }) : createBrotliDecompress({ chunkSize: CHUNK });
+  const read = await pipeline([copy], decompress, compare).then(() => true, () => false);
+  return read && run === runs.length;
 }
 
 /** One line for a kept copy that failed its check: made again, never published. */
@@ -197,17 +223,18 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * The file compressed whole, in one call on libuv's threads: as a stream, each 64 KB chunk waited
- * for this thread, which is busy writing pages (docs/benchmarks.md, "figures behind the code").
+ * The file compressed, on libuv's threads, its runs written to the compressor one after the other
+ * (output in chunks of a megabyte: in 64 KB chunks, each waited for this thread, which is busy
+ * with the figures; docs/benchmarks.md, "figures behind the code").
  */
-async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise<number> {
-  const size = data.length;
-  const compressed =
+async function compress(data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<Buffer> {
+  const compressor =
     ext === ".gz"
       ? // Level 9 takes 6x longer than 6 on repetitive JSON (insights.json) for under 1% smaller,
         // and 6 takes 1.3-1.8x longer than 5 on the large files for 1-3.5% smaller.
-        await gzipAsync(data, { level: size > LARGE ? 5 : 9 })
-      : await brotliAsync(data, {
+        createGzip({ level: size > LARGE ? 5 : 9, chunkSize: CHUNK })
+      : createBrotliCompress({
+          chunkSize: CHUNK,
           params: {
             // Quality 10 is ~15x slower than 5 for a few percent: for small files only. 11 took
             // three times as long as 10 on the site's pages for 1-3% smaller, and the pages that
@@ -220,15 +247,9 @@ async function compress(path: string, data: Buffer, ext: ".gz" | ".br"): Promise
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },
         });
-  await writeFile(path + ext, compressed);
-  return compressed.length;
-}
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-async function writeGzipOf(path: string, parts: readonly Uint8Array[], data: Buffer): Promise<number> {
-  const gz = gzipOf(parts, data);
-  await writeFile(path, gz);
-  return gz.length;
+  const out: Buffer[] = [];
+  await pipeline(data, compressor, async (chunks: AsyncIterable<Buffer>) => {
+    for await (const chunk of chunks) out.push(chunk);
+  });
+  return Buffer.concat(out);
 }

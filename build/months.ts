@@ -9,7 +9,7 @@
 import { hash } from "node:crypto";
 import type { PublicReview } from "../core/schema/public.ts";
 import { changedAt, latest, newestFirst } from "../core/dataset.ts";
-import { reviewsChunk } from "../core/dist/reviews-json.ts";
+import { reviewsChunkText, reviewsInChunk } from "../core/dist/reviews-json.ts";
 import { utf8 } from "../core/json.ts";
 import type { BuildCache } from "./cache.ts";
 import { toPublicReview, type Published } from "./dataset.ts";
@@ -18,8 +18,10 @@ import type { Report } from "./owner.ts";
 import type { Line, SourceData } from "./load.ts";
 import { deflatePart } from "./gzip.ts";
 import { later } from "./later.ts";
+import { turn } from "../core/turn.ts";
+import { collector } from "../core/collect.ts";
 import { sharedCopy } from "./threads.ts";
-import { concat, decode, judge, keyOf, split } from "./sentiment/parallel.ts";
+import { concat, decode, judgeChunks, keyOf, split } from "./sentiment/parallel.ts";
 import { phrasesOf, topicNames, type Phrases } from "./topics.ts";
 
 /** A month's reviews as every output needs them. Plain data (no class), so that the cache can keep it. */
@@ -51,11 +53,13 @@ export interface MonthPart {
 export interface Month {
   /** Complete once `figureMonths` is done (its figures, its compressed JSON). */
   part: MonthPart;
-  /** The reviews, newest first, when this build computes the part (not when it was kept). */
-  reviews?: PublicReview[];
   /** The part the cache held for the month, when it is not this one. */
   previous?: MonthPart;
-  /** The part's JSON compressed, when this build computes the part. */
+  /**
+   * The part's JSON compressed, when this build computes the part (not when it was kept). Its
+   * reviews are not held: they are parsed from the part's JSON when needed (`reviewsOf`), a
+   * month at a time (a million review objects held 900 MB).
+   */
   compressing?: Promise<Buffer>;
 }
 
@@ -73,6 +77,12 @@ export interface MonthContext {
   /** Whose visit a mention is about (build/attribution.ts). */
   technicians: readonly { id: string; name: string }[];
 }
+
+/**
+ * Reviews made between two full garbage collections in the loops over the months: at a million
+ * reviews, without them, the build's peak came from garbage (docs/benchmarks.md, the 1M build).
+ */
+const COLLECT_EVERY = 100_000;
 
 /** The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes them). */
 const monthParts = (cache: BuildCache) => cache.store<MonthPart>("months", "month");
@@ -108,9 +118,11 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
     else byMonth.set(month, [line]);
   }
   const day = (t: string) => t.slice(0, 10);
+  const madeSoFar = collector(COLLECT_EVERY);
   return planned.map(({ month, content, key, previous }) => {
     if (!made.has(month)) return { part: { ...previous!, json: sharedCopy(previous!.json) } };
     const lines = byMonth.get(month)!;
+    byMonth.delete(month);
     const hashes = new Map(lines.map((l) => [l.review.id, l.hash]));
     const reviews = lines.map((l) => toPublicReview(l.review, baseUrl)).sort(newestFirst);
     // Its compressed JSON and its figures come with `figureMonths`.
@@ -122,52 +134,75 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
       ids: reviews.map((r) => r.id).join("\n"),
       lines: reviews.map((r) => hashes.get(r.id)!).join("\n"),
       ratings: Uint8Array.from(reviews, (r) => r.rating),
-      json: sharedCopy(reviewsChunk(reviews)),
+      json: sharedCopy(reviewsChunkText(reviews)),
       sitemap: Buffer.from(reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n")),
       updated: latest(reviews.map(changedAt)),
     };
     // Awaited by `figureMonths`.
     const compressing = later(deflatePart(part.json));
-    return { part: part as MonthPart, reviews, previous, compressing };
+    madeSoFar(reviews.length);
+    return { part: part as MonthPart, previous, compressing };
   });
 }
 
 /**
  * The figures of the months made by this build: their texts judged (those the month's kept
- * analysis does not hold, on every core when there are many) while this thread finds their
- * phrases; then each month's part is complete and kept.
+ * analysis does not hold, on every core when there are many, read by the workers from the
+ * months' JSON) while this thread finds their phrases; then each month's part is complete and
+ * kept. Each month's reviews are parsed from its JSON when needed, and let go after.
  */
 export async function figureMonths(months: readonly Month[], context: MonthContext, cache: BuildCache): Promise<void> {
-  const made = months.filter((m): m is Required<Month> => m.reviews !== undefined);
+  const made = months.filter((m): m is Month & { compressing: Promise<Buffer> } => m.compressing !== undefined);
   const [parts, analysed] = [monthParts(cache), analyses(cache)];
   const kept = await Promise.all(made.map((m) => analysed.get(m.part.month)));
-  const keys = made.map((m) => (cache.dir ? m.reviews.map((r) => hash("sha1", keyOf(r), "base64")) : []));
+  const keyHash = (review: PublicReview) => hash("sha1", keyOf(review), "base64");
+  // The mentions a month's kept analysis holds, by position; the others are judged.
   const entries: (Int32Array | undefined)[][] = made.map((m, i) => {
-    const known = new Map<string, Int32Array>();
     const analysis = kept[i];
-    if (analysis) split(analysis.data).forEach((entry, k) => known.set(analysis.keys[k]!, entry));
-    return m.reviews.map((_, j) => known.get(keys[i]![j]!));
+    if (!analysis) return Array.from({ length: m.part.count }, () => undefined);
+    const known = new Map<string, Int32Array>();
+    split(analysis.data).forEach((entry, k) => known.set(analysis.keys[k]!, entry));
+    return reviewsOf(m).map((review) => known.get(keyHash(review)));
   });
-  const judging = later(judge(made.flatMap((m, i) => m.reviews.filter((_, j) => !entries[i]![j]).map((r) => ({ text: r.text, rating: r.rating })))));
-  const phrases: Phrases[] = made.map((m) => phrasesOf(m.reviews.map((r) => r.text), context.names));
+  const todo = entries.map((list) => Int32Array.from(list.flatMap((entry, j) => (entry ? [] : [j]))));
+  const judging = later(judgeChunks(made.map((m, i) => ({ chunk: m.part.json, only: todo[i]! }))));
+  const keys: string[][] = [];
+  const phrases: Phrases[] = [];
+  const phrased = collector(COLLECT_EVERY);
+  for (const m of made) {
+    phrased(m.part.count);
+    // A review at a time: a month's review objects held through its phrases outlived the young
+    // generation, and at a million reviews 1.3 GB of them waited for a full collection.
+    const [texts, own]: [string[], string[]] = [[], []];
+    for (const review of reviewsInChunk(m.part.json)) {
+      texts.push(review.text);
+      if (cache.dir) own.push(keyHash(review));
+    }
+    keys.push(own);
+    phrases.push(phrasesOf(texts, context.names));
+  }
   const judged = await judging;
-  for (const m of made) m.part.gzip = await m.compressing!;
-  let next = 0;
-  made.forEach((m, i) => {
-    const own = entries[i]!.map((entry) => entry ?? judged[next++]!);
-    m.part.figures = monthFigures(m.reviews, own.map(decode), phrases[i]!, context.technicians);
+  for (const m of made) m.part.gzip = await m.compressing;
+  const figured = collector(COLLECT_EVERY);
+  for (const [i, m] of made.entries()) {
+    figured(m.part.count);
+    let next = 0;
+    const own = entries[i]!.map((entry) => entry ?? judged[i]![next++]!);
+    m.part.figures = monthFigures(reviewsOf(m), own.map(decode), phrases[i]!, context.technicians);
     parts.set(m.part, m.part.month);
     if (!kept[i] || own.some((entry, j) => entry !== entries[i]![j])) analysed.set({ keys: keys[i]!, data: concat(own) }, m.part.month);
-  });
+    // A turn between months, for the large files compressing meanwhile (build/manifest.ts).
+    await turn();
+  }
   // Months no longer published are not kept.
   const present = months.map((m) => m.part.month);
   parts.prune(present);
   analysed.prune(present);
 }
 
-/** A month's reviews, newest first: parsed back from their JSON when the part was kept. */
+/** A month's reviews, newest first, parsed from their JSON. */
 export function reviewsOf(month: Month): PublicReview[] {
-  return month.reviews ?? (JSON.parse(`[${utf8(month.part.json)}]`) as PublicReview[]);
+  return JSON.parse(`[${utf8(month.part.json)}]`) as PublicReview[];
 }
 
 /** A month's reviews' ids, newest first. */

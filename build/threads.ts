@@ -1,6 +1,6 @@
 /**
- * Work on another core: a function exported by a module of this project, called in a worker
- * thread (threads-worker.ts) with arguments that can be cloned; its result comes back the same
+ * Work on other cores: a function exported by a module of this project, called in worker
+ * threads (threads-worker.ts) with arguments that can be cloned; its results come back the same
  * way (a typed array is moved, not copied).
  */
 import { Worker } from "node:worker_threads";
@@ -10,18 +10,25 @@ export const WORTH_A_THREAD = 5_000;
 
 const ENTRY = new URL("./threads-worker.ts", import.meta.url).href;
 
+/** What a worker is started with: the function it calls, once per job it is sent. */
 export interface Call {
   module: string;
   name: string;
-  args: unknown[];
 }
 
 /**
- * The same bytes in memory that a worker is sent without a copy: a view on a SharedArrayBuffer,
- * which cloning shares. The months' JSON is made so once: at a million reviews the pages' worker
+ * The same bytes (or a text's UTF-8) in memory that a worker is sent without a copy: a view on
+ * a SharedArrayBuffer, which cloning shares. The months' JSON is made so once: at a million reviews the pages' worker
  * was otherwise sent its own copy of all of it (the size of reviews.json) while the figures ran.
  */
-export function sharedCopy(bytes: Uint8Array): Buffer {
+export function sharedCopy(bytes: Uint8Array | string): Buffer {
+  if (typeof bytes === "string") {
+    // Written there directly: through a Buffer first, a million reviews' JSON waited in
+    // buffers the garbage collector had not freed yet.
+    const out = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(bytes)));
+    out.write(bytes);
+    return out;
+  }
   if (bytes.buffer instanceof SharedArrayBuffer) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = Buffer.from(new SharedArrayBuffer(bytes.byteLength));
   out.set(bytes);
@@ -29,13 +36,45 @@ export function sharedCopy(bytes: Uint8Array): Buffer {
 }
 
 /** `module`'s export `name` called with `args` in a new worker thread. */
-export function inWorker<T>(module: URL, name: string, ...args: unknown[]): Promise<T> {
-  return new Promise((resolve, reject) => {
-    // A worker does not inherit tsx's hooks: register them, then load the TypeScript.
-    const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
-    const worker = new Worker(bootstrap, { eval: true, workerData: { module: module.href, name, args } satisfies Call });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-    worker.once("exit", (code) => code !== 0 && reject(new Error(`worker for ${name} exited with ${code}`)));
-  });
+export async function inWorker<T>(module: URL, name: string, ...args: unknown[]): Promise<T> {
+  return (await inWorkers<T>(module, name, [args], 1))[0]!;
+}
+
+/**
+ * `module`'s export `name` called once per job (its arguments) on up to `threads` worker threads,
+ * each taking the next job when it is done, so that a worker holds one job at a time; the
+ * results in the jobs' order. On a failure the other workers are stopped.
+ */
+export async function inWorkers<T>(module: URL, name: string, jobs: readonly unknown[][], threads: number): Promise<T[]> {
+  const results: T[] = [];
+  const workers: Worker[] = [];
+  let next = 0;
+  const serve = () =>
+    new Promise<void>((resolve, reject) => {
+      // A worker does not inherit tsx's hooks: register them, then load the TypeScript.
+      const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+      const worker = new Worker(bootstrap, { eval: true, workerData: { module: module.href, name } satisfies Call });
+      workers.push(worker);
+      let busy = false;
+      const give = () => {
+        if (next >= jobs.length) return worker.postMessage(null);
+        const i = next++;
+        busy = true;
+        worker.once("message", (result: T) => {
+          [results[i], busy] = [result, false];
+          give();
+        });
+        worker.postMessage(jobs[i]);
+      };
+      worker.once("error", reject);
+      worker.once("exit", (code) => (code === 0 && !busy ? resolve() : reject(new Error(`worker for ${name} exited with ${code}`))));
+      give();
+    });
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(threads, jobs.length)) }, serve));
+  } catch (error) {
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw error;
+  }
+  return results;
 }

@@ -5,9 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
 import { tmpdir } from "node:os";
-import { runInNewContext } from "node:vm";
 import { z } from "zod";
 import type { InsightsDataset } from "../core/schema/insights.ts";
 import type { ReviewsDataset, Withdrawal } from "../core/schema/public.ts";
@@ -16,6 +14,7 @@ import { strongEtag } from "../core/dist/etag.ts";
 import { DistFormatError } from "../core/dist/reviews-json.ts";
 import { ReviewIndex } from "./search/reviews.ts";
 import { safeJson } from "../core/json.ts";
+import { collect } from "../core/collect.ts";
 import { Spill, type Region } from "./spill.ts";
 
 export interface StaticFile {
@@ -147,17 +146,12 @@ function heldWhileUsed<T extends object>(make: () => T, first: T): () => T {
   };
 }
 
-/**
- * A full garbage collection, run once a bundle is loaded. Loading parses every review and
- * insights.json, which leaves hundreds of MiB of garbage that V8 would otherwise keep (and the
- * process's RSS with it) until memory grows scarce (docs/benchmarks.md: a third of the RSS at ready
- * at 100,000 reviews). Node keeps gc() behind a flag; it is turned on here, for this one use.
+/*
+ * A full garbage collection (core/collect.ts) is run once a bundle is loaded. Loading parses every
+ * review and insights.json, which leaves hundreds of MiB of garbage that V8 would otherwise keep
+ * (and the process's RSS with it) until memory grows scarce (docs/benchmarks.md: a third of the
+ * RSS at ready at 100,000 reviews).
  */
-const collect: () => void = (() => {
-  setFlagsFromString("--expose-gc");
-  const gc: unknown = runInNewContext("gc");
-  return typeof gc === "function" ? () => gc() : () => {};
-})();
 
 /** The one reference to the bundle being served. */
 export class BundleRef {

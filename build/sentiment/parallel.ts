@@ -1,11 +1,12 @@
 /**
- * Aspect mentions for many reviews, on every core: the texts are split among worker threads
- * (each runs `mentions` from aspects.ts) and the results come back as one transferable Int32Array
- * per worker. Small inputs run in this thread, where starting workers would cost more than it saves.
- * The encodings are what the build's cache keeps of a text (build/months.ts).
+ * Aspect mentions for many reviews, on every core: the months' reviews are split among worker
+ * threads (each runs `mentions` from aspects.ts), a batch at a time, and the results come back as
+ * transferable Int32Arrays. Small inputs run in this thread, where starting workers would cost
+ * more than it saves. The encodings are what the build's cache keeps of a text (build/months.ts).
  */
 import { availableParallelism } from "node:os";
-import { inWorker, WORTH_A_THREAD } from "../threads.ts";
+import { inWorkers, WORTH_A_THREAD } from "../threads.ts";
+import { reviewsInChunk } from "../../core/dist/reviews-json.ts";
 import { ASPECTS, mentions, type Mention } from "./aspects.ts";
 import { POLARITIES } from "./engine.ts";
 
@@ -62,24 +63,39 @@ export function decode(entry: Int32Array): Mention[] {
 /** What a review's mentions depend on: its stars and its text. */
 export const keyOf = (r: Said) => `${r.rating}\n${r.text}`;
 
-/**
- * Each review's mentions as its encoding, judged on every core when there are many; a text given
- * twice with the same stars is judged once.
- */
-export async function judge(reviews: readonly Said[]): Promise<Int32Array[]> {
-  const unique = [...new Map(reviews.map((r) => [keyOf(r), r])).values()];
-  const judged = split(await encodeAll(unique));
-  const byKey = new Map(unique.map((r, i) => [keyOf(r), judged[i]!]));
-  return reviews.map((r) => byKey.get(keyOf(r))!);
+/** Which reviews of a chunk of reviews.json (core/dist/reviews-json.ts) to judge: their positions in it, in order. */
+export interface ChunkJob {
+  chunk: Uint8Array;
+  only: Int32Array;
 }
 
-/** The reviews' encodings, judged here for a few and by worker threads for many. */
-async function encodeAll(texts: readonly Said[]): Promise<Int32Array> {
-  const workers = Math.min(availableParallelism(), Math.ceil(texts.length / WORTH_A_THREAD));
-  if (workers <= 1) return encode(texts);
-  const size = Math.ceil(texts.length / workers);
-  const chunks = Array.from({ length: workers }, (_, w) => texts.slice(w * size, (w + 1) * size));
-  return concat(await Promise.all(chunks.map((chunk) => inWorker<Int32Array>(HERE, "encode", chunk))));
+/** The encodings of a chunk's reviews at `only`'s positions (in order), one after the other. */
+export function encodeChunk(chunk: Uint8Array, only: Int32Array): Int32Array {
+  let next = 0;
+  const wanted = (position: number) => only[next] === position && ++next > 0;
+  return encode([...reviewsInChunk(chunk, wanted)]);
+}
+
+/**
+ * Reviews a worker is given at a time: at a million reviews, each of two workers given half of
+ * them at once held 400 MB until the end.
+ */
+const BATCH = 10_000;
+
+/**
+ * Each job's reviews' encodings, in order: judged here for a few, and for many on every core,
+ * by workers that read the texts from the chunks themselves (shared memory when the chunks are,
+ * build/threads.ts): this thread holds no text while they work.
+ */
+export async function judgeChunks(jobs: readonly ChunkJob[]): Promise<Int32Array[][]> {
+  const total = jobs.reduce((n, job) => n + job.only.length, 0);
+  const workers = Math.min(availableParallelism(), Math.ceil(total / WORTH_A_THREAD));
+  const size = Math.max(1, Math.min(BATCH, Math.ceil(total / Math.max(workers, 1))));
+  const pieces = jobs.flatMap((job, j) => Array.from({ length: Math.ceil(job.only.length / size) }, (_, b) => ({ j, chunk: job.chunk, only: job.only.slice(b * size, (b + 1) * size) })));
+  const encoded = workers <= 1 ? pieces.map((p) => encodeChunk(p.chunk, p.only)) : await inWorkers<Int32Array>(HERE, "encodeChunk", pieces.map((p) => [p.chunk, p.only]), workers);
+  const out: Int32Array[][] = jobs.map(() => []);
+  pieces.forEach((p, k) => out[p.j]!.push(...split(encoded[k]!)));
+  return out;
 }
 
 export function concat(parts: readonly Int32Array[]): Int32Array {

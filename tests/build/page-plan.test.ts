@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { BuildCache } from "../../build/cache.ts";
 import { loadData } from "../../build/load.ts";
-import { planMonths, type Month } from "../../build/months.ts";
+import { planMonths, reviewsOf, type Month } from "../../build/months.ts";
 import { pagesToChange } from "../../build/page-plan.ts";
 import { review, smallData, tempDir } from "../helpers/data.ts";
 
@@ -30,7 +30,7 @@ describe("the review pages a build writes", () => {
     const ms = await months(many);
     const before = { ...shown(ms), "2024-03": "something else" };
     const plan = pagesToChange(ms, before, true);
-    expect(ids(plan)).toEqual(ms.find((m) => m.part.month === "2024-03")!.reviews!.map((r) => r.id).sort());
+    expect(ids(plan)).toEqual(reviewsOf(ms.find((m) => m.part.month === "2024-03")!).map((r) => r.id).sort());
     expect(ids(plan)).toHaveLength(10);
     // The month's previous pages are not known: which files go is found by listing the folder.
     expect(plan.removed).toBeUndefined();

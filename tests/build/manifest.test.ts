@@ -1,0 +1,72 @@
+/**
+ * The manifest's large files (reviews.json, insights.json) are given to it as runs of bytes, never
+ * put together (build/manifest.ts): their ETag and compressed copies must be those of the bytes
+ * they make, and a kept copy must hold those bytes exactly, no fewer and no more.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ManifestWriter } from "../../build/manifest.ts";
+import { BuildCache } from "../../build/cache.ts";
+import { sharedCopy } from "../../build/threads.ts";
+import { strongEtag } from "../../core/dist/etag.ts";
+import { tempDir } from "../helpers/data.ts";
+
+const input = { baseUrl: "https://reviews.example", updated: "2026-01-01T00:00:00Z", withdrawn: [], lastModified: {} };
+
+/** Runs as the build gives them: text around chunks in shared memory, an empty one among them. */
+function runs(): Uint8Array[] {
+  const chunk = (i: number) => sharedCopy(Buffer.from(Array.from({ length: 4000 }, (_, j) => JSON.stringify({ id: `r-${i}-${j}`, text: `Review “${j}” of ${i}` })).join(",\n")));
+  return [Buffer.from('{"reviews":[\n'), chunk(1), Buffer.from(",\n"), Buffer.alloc(0), chunk(2), Buffer.from("\n]}\n")];
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("a file given to the manifest as runs of bytes", () => {
+  it("is described and compressed as the bytes they make", async () => {
+    const dir = await tempDir();
+    const data = runs();
+    const whole = Buffer.concat(data);
+    await writeFile(join(dir, "reviews.json"), whole);
+    const writer = new ManifestWriter(dir);
+    writer.start("reviews.json", { data });
+    const { files } = await writer.write(input);
+    const entry = files["/reviews.json"]!;
+    expect(entry.etag).toBe(strongEtag(whole));
+    expect(entry.bytes).toBe(whole.length);
+    const gz = await readFile(join(dir, "reviews.json.gz"));
+    const br = await readFile(join(dir, "reviews.json.br"));
+    expect(gunzipSync(gz).equals(whole)).toBe(true);
+    expect(brotliDecompressSync(br).equals(whole)).toBe(true);
+    expect([entry.encodings.gzip?.bytes, entry.encodings.br?.bytes]).toEqual([gz.length, br.length]);
+  });
+
+  it("gets no kept copy that holds more or fewer bytes than the file: it is made again, with a line saying so", async () => {
+    const [dir, cacheDir] = [await tempDir(), await tempDir()];
+    const data = runs();
+    const whole = Buffer.concat(data);
+    await writeFile(join(dir, "reviews.json"), whole);
+    const cache = await BuildCache.open(cacheDir);
+    // The file's bytes and then more (a copy that would decompress to far more stops at the first
+    // byte too many), and the file's bytes less its last.
+    const etag = strongEtag(whole);
+    await writeFile(cache.compressed(etag, ".gz")!, gzipSync(Buffer.concat([whole, Buffer.alloc(1_000_000, 32)])));
+    await writeFile(cache.compressed(etag, ".br")!, brotliCompressSync(whole.subarray(0, -1)));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const writer = new ManifestWriter(dir, cache);
+    writer.start("reviews.json", { data });
+    await writer.write(input);
+    await cache.settled();
+    expect(gunzipSync(await readFile(join(dir, "reviews.json.gz"))).equals(whole)).toBe(true);
+    expect(brotliDecompressSync(await readFile(join(dir, "reviews.json.br"))).equals(whole)).toBe(true);
+    expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("does not hold what it stands for"))).toHaveLength(2);
+    // Kept again, right this time: the next build takes them.
+    warn.mockClear();
+    const next = new ManifestWriter(dir, cache);
+    next.start("reviews.json", { data });
+    await next.write(input);
+    expect(warn).not.toHaveBeenCalled();
+    expect(gunzipSync(await readFile(cache.compressed(etag, ".gz")!)).equals(whole)).toBe(true);
+  });
+});
