@@ -10,7 +10,7 @@
  */
 import { createHash, hash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
@@ -102,6 +102,22 @@ interface Head {
   sizes: number[];
 }
 
+/**
+ * A file read into shared memory: a part's byte arrays are views on it, which a worker is sent
+ * without a copy (build/threads.ts), and a month's JSON read back is not copied again to be shared.
+ */
+async function readShared(path: string): Promise<Buffer> {
+  const file = await open(path);
+  try {
+    const { size } = await file.stat();
+    const bytes = Buffer.from(new SharedArrayBuffer(size));
+    const { bytesRead } = await file.read(bytes, 0, size, 0);
+    return bytes.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
 /** The value with each large Uint8Array in plain objects and arrays put in `out` and left as a hole. */
 function lift(value: unknown, out: Uint8Array[]): unknown {
   if (value instanceof Uint8Array) return value.length < LARGE_BYTES ? value : { [HOLE]: out.push(value) - 1 };
@@ -148,7 +164,7 @@ export class BuildCache {
   async read<T>(part: string, version: string): Promise<T | undefined> {
     if (!this.dir) return undefined;
     const path = join(this.dir, part);
-    const [bytes, digest] = await Promise.all([readFile(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)]);
+    const [bytes, digest] = await Promise.all([readShared(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)]);
     if (!bytes) return undefined;
     // Checked against the hash kept beside it (written after it): a damaged or altered part is made again.
     if (digest !== sha256([bytes])) {

@@ -112,8 +112,8 @@ export class ReviewPages {
   async writeAll(dir: string): Promise<void> {
     const folder = join(dir, "reviews");
     await mkdir(folder, { recursive: true });
-    // A chunk read back from the cache may be a view on a larger buffer, which a worker would be sent whole.
-    const compact = (c: Uint8Array) => (c.byteLength * 2 < c.buffer.byteLength ? c.slice() : c);
+    // A chunk on a larger buffer would be sent whole: copied, unless it is shared memory (build/threads.ts).
+    const compact = (c: Uint8Array) => (c.buffer instanceof SharedArrayBuffer || c.byteLength * 2 >= c.buffer.byteLength ? c : c.slice());
     const job: ChunkedPagesJob = { folder, chunks: this.months.filter((m) => m.part.count > 0).map((m) => compact(m.part.json)), context: this.context };
     if (this.months.reduce((n, m) => n + m.part.count, 0) < WORTH_A_THREAD) writeChunkedPages(job);
     else await inWorker<void>(HERE, "writeChunkedPages", job);

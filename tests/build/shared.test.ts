@@ -21,6 +21,8 @@ describe("the months' JSON", () => {
     expect(kept.every((m) => m.compressing === undefined)).toBe(true);
     for (const [i, m] of kept.entries()) {
       expect(m.part.json.buffer).toBeInstanceOf(SharedArrayBuffer);
+      // A view on the part's file, read into shared memory: not copied again to be shared.
+      expect(m.part.json.buffer.byteLength).toBeGreaterThan(m.part.json.byteLength);
       expect(Buffer.from(m.part.json).equals(Buffer.from(made[i]!.part.json))).toBe(true);
     }
   });
