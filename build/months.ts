@@ -156,29 +156,30 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
   const [parts, analysed] = [monthParts(cache), analyses(cache)];
   const kept = await Promise.all(made.map((m) => analysed.get(m.part.month)));
   const keyHash = (review: PublicReview) => hash("sha1", keyOf(review), "base64");
-  // The mentions a month's kept analysis holds, by position; the others are judged.
+  // The texts' hashes (for the cache): here for the months with a kept analysis, with their
+  // phrases for the others. The mentions a kept analysis holds, by position; the others are judged.
+  const keys: (string[] | undefined)[] = made.map((m, i) => (kept[i] ? reviewsOf(m).map(keyHash) : undefined));
   const entries: (Int32Array | undefined)[][] = made.map((m, i) => {
     const analysis = kept[i];
     if (!analysis) return Array.from({ length: m.part.count }, () => undefined);
     const known = new Map<string, Int32Array>();
     split(analysis.data).forEach((entry, k) => known.set(analysis.keys[k]!, entry));
-    return reviewsOf(m).map((review) => known.get(keyHash(review)));
+    return keys[i]!.map((key) => known.get(key));
   });
   const todo = entries.map((list) => Int32Array.from(list.flatMap((entry, j) => (entry ? [] : [j]))));
   const judging = later(judgeChunks(made.map((m, i) => ({ chunk: m.part.json, only: todo[i]! }))));
-  const keys: string[][] = [];
   const phrases: Phrases[] = [];
   const phrased = collector(COLLECT_EVERY);
-  for (const m of made) {
+  for (const [i, m] of made.entries()) {
     phrased(m.part.count);
     // A review at a time: a month's review objects held through its phrases outlived the young
     // generation, and at a million reviews 1.3 GB of them waited for a full collection.
     const [texts, own]: [string[], string[]] = [[], []];
     for (const review of reviewsInChunk(m.part.json)) {
       texts.push(review.text);
-      if (cache.dir) own.push(keyHash(review));
+      if (cache.dir && !keys[i]) own.push(keyHash(review));
     }
-    keys.push(own);
+    keys[i] ??= own;
     phrases.push(phrasesOf(texts, context.names));
   }
   const judged = await judging;

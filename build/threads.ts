@@ -18,8 +18,9 @@ export interface Call {
 
 /**
  * The same bytes (or a text's UTF-8) in memory that a worker is sent without a copy: a view on
- * a SharedArrayBuffer, which cloning shares. The months' JSON is made so once: at a million reviews the pages' worker
- * was otherwise sent its own copy of all of it (the size of reviews.json) while the figures ran.
+ * a SharedArrayBuffer, which cloning shares. The months' JSON is made so once: at a million
+ * reviews the pages' worker was otherwise sent its own copy of all of it (the size of
+ * reviews.json) while the figures ran.
  */
 export function sharedCopy(bytes: Uint8Array | string): Buffer {
   if (typeof bytes === "string") {
