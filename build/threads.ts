@@ -4,11 +4,12 @@
  * way (a typed array is moved, not copied).
  */
 import { Worker } from "node:worker_threads";
+import { COMPILED, loadable } from "./compiled.ts";
 
 /** Below this many reviews, work stays in this thread: starting a worker would cost more. */
 export const WORTH_A_THREAD = 5_000;
 
-const ENTRY = new URL("./threads-worker.ts", import.meta.url).href;
+const ENTRY = loadable(new URL("./threads-worker.ts", import.meta.url)).href;
 
 /** What a worker is started with: the function it calls, once per job it is sent. */
 export interface Call {
@@ -52,9 +53,9 @@ export async function inWorkers<T>(module: URL, name: string, jobs: readonly unk
   let next = 0;
   const serve = () =>
     new Promise<void>((resolve, reject) => {
-      // A worker does not inherit tsx's hooks: register them, then load the TypeScript.
-      const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
-      const worker = new Worker(bootstrap, { eval: true, workerData: { module: module.href, name } satisfies Call });
+      // From source, a worker does not inherit tsx's hooks: register them, then load the TypeScript.
+      const bootstrap = COMPILED ? `import(${JSON.stringify(ENTRY)})` : `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+      const worker = new Worker(bootstrap, { eval: true, workerData: { module: loadable(module).href, name } satisfies Call });
       workers.push(worker);
       let busy = false;
       const give = () => {

@@ -1,0 +1,91 @@
+/**
+ * `npm run build`: the build compiled by esbuild to plain ES modules, then run. Through tsx, every
+ * module of the build and of Eleventy went through its loader thread at every run: a third of a
+ * second of a small rebuild (docs/benchmarks.md). The compiled folder is kept in
+ * node_modules/.cache/reviewcast/ under a hash of what it is made from (every file in build/,
+ * core/, views/ and site/, the lockfile, tsconfig.json and this file): a checkout compiles once,
+ * and again only after a change to one of them.
+ *
+ * Compiled, `import.meta.url` still names each source file (written in below), so the files the
+ * build reads beside its code (the model's weights, site/, the lockfile) are found where they are;
+ * what is loaded as code (a worker's module, Eleventy's templates) comes from the compiled folder
+ * (build/compiled.ts). Every module of build/ and every template of site/ is an entry, so each can
+ * be loaded on its own; what they share is in common chunks.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CACHE = join(ROOT, "node_modules", ".cache", "reviewcast");
+const SOURCES = ["build", "core", "views", "site"];
+/** A compiled folder not run for this long is removed when another is made. */
+const KEEP_UNUSED_MS = 24 * 3600 * 1000;
+
+/** The files in `dir` (relative to the root), sorted. */
+const filesIn = (dir) =>
+  readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(relative(ROOT, e.parentPath), e.name))
+    .sort();
+
+const sources = SOURCES.flatMap(filesIn);
+const hash = createHash("sha256");
+for (const file of [...sources, "package-lock.json", "tsconfig.json", "scripts/build.mjs"]) hash.update(`${file}\0`).update(readFileSync(join(ROOT, file))).update("\0");
+const dir = join(CACHE, `build-${hash.digest("hex").slice(0, 20)}`);
+
+if (!existsSync(join(dir, "build", "index.js"))) await compile(dir);
+// Its time says when it last ran, for the pruning below.
+utimesSync(dir, new Date(), new Date());
+await import(pathToFileURL(join(dir, "build", "index.js")).href);
+
+/** Compile into `dir`: written beside it and renamed, so a build running at the same time sees all of it or none. */
+async function compile(dir) {
+  const { build } = await import("esbuild");
+  const temporary = `${dir}.${process.pid}.tmp`;
+  /** `import.meta.url` in each source file is that file's URL, as when it runs from source. */
+  const sourceUrls = {
+    name: "source-urls",
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
+        contents: (await readFile(path, "utf8")).replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)),
+        loader: "ts",
+      }));
+    },
+  };
+  try {
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: sources.filter((f) => (f.startsWith("build/") && f.endsWith(".ts")) || /^site\/[^/]+\.11ty\.ts$/.test(f)),
+      outdir: temporary,
+      outbase: ROOT,
+      // Eleventy takes a JavaScript template by its name, `*.11ty.js`; the package.json written
+      // beside them makes `.js` an ES module (Node does not look past node_modules for one).
+      outExtension: { ".js": ".js" },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      packages: "external",
+      define: { REVIEWCAST_COMPILED: JSON.stringify(pathToFileURL(`${dir}/`).href) },
+      plugins: [sourceUrls],
+      logLevel: "warning",
+    });
+    writeFileSync(join(temporary, "package.json"), '{ "type": "module" }\n');
+    try {
+      renameSync(temporary, dir);
+    } catch (error) {
+      // Another build compiled the same sources first: use its folder.
+      if (!existsSync(join(dir, "build", "index.js"))) throw error;
+    }
+  } finally {
+    rmSync(temporary, { recursive: true, force: true });
+  }
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    if (name.startsWith("build-") && path !== dir && Date.now() - statSync(path).mtimeMs > KEEP_UNUSED_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
