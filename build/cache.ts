@@ -10,11 +10,11 @@
  */
 import { createHash, hash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { copyFile, mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { deserialize, serialize } from "node:v8";
 import { build as esbuild } from "esbuild";
+import { decodePart, encodePart, readShared } from "./cache-file.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -77,7 +77,6 @@ async function codeVersions(): Promise<Versions> {
   return Object.fromEntries(Object.entries(CODE).map(([kind, code]) => [kind, version(code)])) as Versions;
 }
 
-/** Everything the build reads from and writes to its cache folder. */
 /** The file beside each part that holds its SHA-256. */
 const DIGEST = ".sha256";
 
@@ -85,53 +84,6 @@ function sha256(runs: readonly Uint8Array[]): string {
   const sha = createHash("sha256");
   for (const run of runs) sha.update(run);
   return sha.digest("hex");
-}
-
-/**
- * A part's file: the length of its head (4 bytes), its head (v8.serialize of its version, its
- * value with each large byte array left out, and their sizes), then those byte arrays as they
- * are. Serialized, a month's bytes (its JSON, its figures' JSON) were copied into buffers that
- * only the garbage collector frees: at a million reviews, 800 MB of them at once.
- */
-const LARGE_BYTES = 4096;
-const HOLE = "\u0000bytes";
-
-interface Head {
-  version: string;
-  value: unknown;
-  sizes: number[];
-}
-
-/**
- * A file read into shared memory: a part's byte arrays are views on it, which a worker is sent
- * without a copy (build/threads.ts), and a month's JSON read back is not copied again to be shared.
- */
-async function readShared(path: string): Promise<Buffer> {
-  const file = await open(path);
-  try {
-    const { size } = await file.stat();
-    const bytes = Buffer.from(new SharedArrayBuffer(size));
-    const { bytesRead } = await file.read(bytes, 0, size, 0);
-    return bytes.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
-}
-
-/** The value with each large Uint8Array in plain objects and arrays put in `out` and left as a hole. */
-function lift(value: unknown, out: Uint8Array[]): unknown {
-  if (value instanceof Uint8Array) return value.length < LARGE_BYTES ? value : { [HOLE]: out.push(value) - 1 };
-  if (Array.isArray(value)) return value.map((v) => lift(v, out));
-  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lift(v, out)]));
-}
-
-/** The value with each hole filled by its byte array (views on the file read, not copies). */
-function lower(value: unknown, bytes: readonly Uint8Array[]): unknown {
-  if (Array.isArray(value)) return value.map((v) => lower(v, bytes));
-  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  if (HOLE in value) return bytes[(value as Record<string, number>)[HOLE]!];
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lower(v, bytes)]));
 }
 
 export class BuildCache {
@@ -172,12 +124,7 @@ export class BuildCache {
       return undefined;
     }
     try {
-      const end = 4 + bytes.readUInt32LE(0);
-      const head = deserialize(bytes.subarray(4, end)) as Head;
-      if (head.version !== version) return undefined;
-      let at = end;
-      const holes = head.sizes.map((size) => bytes.subarray(at, (at += size)));
-      return at === bytes.length ? (lower(head.value, holes) as T) : undefined;
+      return decodePart<T>(bytes, version);
     } catch {
       return undefined;
     }
@@ -190,11 +137,7 @@ export class BuildCache {
    */
   write(part: string, version: string, value: unknown): Promise<void> {
     if (!this.dir) return Promise.resolve();
-    const holes: Uint8Array[] = [];
-    const head = serialize({ version, value: lift(value, holes), sizes: holes.map((h) => h.length) } satisfies Head);
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(head.length);
-    const runs = [length, head, ...holes];
+    const runs = encodePart(version, value);
     const path = join(this.dir, part);
     // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
     const written = replaceWhole(path, (temporary) => writeFile(temporary, runs)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256(runs))));

@@ -10,8 +10,13 @@ import { appendFile, cp, readFile, stat, symlink, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BuildCache, CODE, modulesOf } from "../../build/cache.ts";
+import { decodePart, encodePart } from "../../build/cache-file.ts";
+import { deserialize, serialize } from "node:v8";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
-import { runScript } from "../helpers/run.ts";
+import { runCommand } from "../helpers/run.ts";
+import { nodeScript } from "../helpers/scripts.ts";
+
+const BUILD = nodeScript("build");
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -44,7 +49,8 @@ describe("a build after a change to the code", () => {
 
   /** `npm run build` in the copy, with its cache; `off` for a clean build. */
   const buildIn = async (distDir: string, cache: string) => {
-    const run = await runScript("build/index.ts", [], { DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" }, code);
+    // package.json's command in the copy: its code compiled (scripts/build.mjs), again after each change.
+    const run = await runCommand(process.execPath, BUILD.args, { DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" }, code);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
   };
@@ -53,7 +59,7 @@ describe("a build after a change to the code", () => {
     root = await tempDir();
     code = join(root, "code");
     dist = join(root, "dist");
-    for (const part of ["build", "core", "views", "site", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
+    for (const part of ["build", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(code, "node_modules"));
     await buildIn(dist, join(root, "cache"));
   });
@@ -121,5 +127,20 @@ describe("a part kept in the build cache", () => {
     await writeFile(file, cut);
     await writeFile(`${file}.sha256`, createHash("sha256").update(cut).digest("hex"));
     expect(await store.get("2026-01")).toBeUndefined();
+  });
+
+  it("is refused when its head places a byte array anywhere but where it was taken from", () => {
+    const runs = encodePart("v1", value);
+    expect(decodePart(Buffer.concat(runs), "v1")).toMatchObject({ month: "2026-01" });
+    expect(decodePart(Buffer.concat(runs), "v2")).toBeUndefined();
+    // A head rewritten to put the first byte array on an object's prototype, or on a key it does not have.
+    for (const at of [["__proto__"], ["figures", "nothing"], ["month", "length"]]) {
+      const head = deserialize(runs[1]!) as { holes: { at: unknown[] }[] };
+      head.holes[0]!.at = at;
+      const rewritten = serialize(head);
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(rewritten.length);
+      expect(() => decodePart(Buffer.concat([length, rewritten, ...runs.slice(2)]), "v1"), at.join(".")).toThrow(/no place/);
+    }
   });
 });
