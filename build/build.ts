@@ -6,7 +6,7 @@
  * unchanged files are not compressed again, and the previous dist/'s review pages are moved over
  * in that last step, with only the changed ones written.
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
 import { published } from "./dataset.ts";
@@ -15,6 +15,7 @@ import { figureMonths, insightsOf, monthContext, newest, planMonths } from "./mo
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
+import { writeContent } from "./content.ts";
 import { loadEleventy, renderSite } from "./render.ts";
 import { ReviewPages } from "./pages.ts";
 import { bundleScripts } from "./script.ts";
@@ -64,7 +65,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
     const reviewsRuns = reviewsJson(head, months.map((m) => m.part.json));
-    await writeFile(join(staging, "reviews.json"), reviewsRuns);
+    await writeContent(join(staging, "reviews.json"), reviewsRuns);
     // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
     // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
     manifest.start("reviews.json", { data: reviewsRuns, parts: async (size) => {
@@ -86,7 +87,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     check("insights.json", InsightsSchema, insights);
     const pieces = jsonPieces(insights);
     const insightsJson = pieces.flatMap((p) => p.bytes);
-    await writeFile(join(staging, "insights.json"), insightsJson);
+    await writeContent(join(staging, "insights.json"), insightsJson);
     manifest.start("insights.json", { data: insightsJson, parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
     await writingPages;
     progress("rendering");

@@ -13,6 +13,7 @@ import type { BuildCache } from "./cache.ts";
 import { deflatePart, gzipOf, partHolds } from "./gzip.ts";
 import { createHash } from "node:crypto";
 import { later } from "./later.ts";
+import { piecesOf, runsOf, type Content } from "./content.ts";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -33,19 +34,15 @@ export function contentType(urlPath: string): string {
   return TYPES[urlPath] ?? TYPES[ext] ?? "application/octet-stream";
 }
 
+/** zlib's chunks of output: large, so that a large file makes few round trips through this thread. */
+const CHUNK = 1 << 20;
+
 /** A large file, in bytes: compressed faster; a huge one faster still. */
 const LARGE = 1_000_000;
 const HUGE = 10_000_000;
 
 /** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole: given its size. */
 export type Parts = (size: number) => Promise<Uint8Array[] | undefined>;
-
-/**
- * A file's content: whole, or as its runs of bytes one after the other, never put together (the
- * largest files, reviews.json and insights.json, are 380 and 250 MB at a million reviews).
- */
-export type Content = Uint8Array | readonly Uint8Array[];
-const runsOf = (content: Content): readonly Uint8Array[] => (content instanceof Uint8Array ? [content] : content);
 
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
@@ -178,9 +175,6 @@ export class ManifestWriter {
   }
 }
 
-/** zlib's chunks of output: large, so that a large file makes few round trips through this thread. */
-const CHUNK = 1 << 20;
-
 /**
  * Whether a compressed copy holds exactly `data`: decompressed a chunk at a time and compared as
  * it comes, so that a copy that would decompress to more than the file stops at the first byte too many.
@@ -248,7 +242,7 @@ async function compress(data: readonly Uint8Array[], size: number, ext: ".gz" | 
           },
         });
   const out: Buffer[] = [];
-  await pipeline(data, compressor, async (chunks: AsyncIterable<Buffer>) => {
+  await pipeline(piecesOf(data), compressor, async (chunks: AsyncIterable<Buffer>) => {
     for await (const chunk of chunks) out.push(chunk);
   });
   return Buffer.concat(out);
