@@ -1,9 +1,58 @@
 /**
  * Which review pages a build must write, from the months and what the cache says the previous
- * dist/'s pages show: a pure plan, which build/pages.ts applies to the file system.
+ * dist/'s pages show: a pure plan, which build/pages.ts reads the disk for and applies to it.
  */
 import type { PublicReview } from "../core/schema/public.ts";
 import { idsOf, linesOf, reviewsOf, type Month } from "./months.ts";
+
+/** The cache's part: the dist/ it describes (its manifest's hash), what its pages share, and each month's lines they show (MonthPart's content). */
+export interface KeptPages {
+  dist: string;
+  shared: string;
+  months: Record<string, string>;
+  /** The reviews/ folder's time and inode: a file added or removed there changes its time. */
+  folder: Folder;
+}
+
+export interface Folder {
+  mtimeMs: number;
+  ino: number;
+}
+
+/** What the previous dist/ is, as build/pages.ts finds it: each part missing when it is not there. */
+export interface PagesSeen {
+  /** The cache's part for the pages of the dist/ it last built. */
+  kept?: KeptPages;
+  /** A hash of the previous dist/'s manifest. */
+  dist?: string;
+  /** Its reviews/ folder, when it is one. */
+  folder?: Folder;
+}
+
+/**
+ * Every page written into a new folder, or the previous dist/'s pages carried over with `changed`
+ * written and `removed` removed (`removed` undefined: found by listing the folder).
+ */
+export type PagesPlan = { carry: false } | { carry: true; changed: PublicReview[]; removed?: string[] };
+
+/**
+ * The plan for the months' pages, sharing `shared` (a hash of what every page shows beside its
+ * review, and of their code). The previous pages are carried over when the cache describes the
+ * previous dist/ as it is (its manifest's hash) with pages that share the same, and few changed;
+ * otherwise every page is written anew (writing over existing files is about ten times slower than
+ * into a new folder: docs/benchmarks.md, "figures behind the code").
+ */
+export function planPages(months: readonly Month[], shared: string, { kept, dist, folder }: PagesSeen): PagesPlan {
+  if (!kept || !dist || !folder || kept.dist !== dist || kept.shared !== shared) return { carry: false };
+  const folderAsKept = folder.mtimeMs === kept.folder.mtimeMs && folder.ino === kept.folder.ino;
+  const { changed, removed } = pagesToChange(months, kept.months, folderAsKept);
+  return changed ? { carry: true, changed, removed } : { carry: false };
+}
+
+/** What the cache keeps of the dist/ just built, for the next build's plan. */
+export function keptPages(months: readonly Month[], shared: string, dist: string, folder: Folder): KeptPages {
+  return { dist, shared, months: Object.fromEntries(months.map((m) => [m.part.month, m.part.content])), folder: { mtimeMs: folder.mtimeMs, ino: folder.ino } };
+}
 
 /** Bring the previous pages over when at most this share of them changed. */
 export const CARRY_AT_MOST = 0.1;

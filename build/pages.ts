@@ -3,7 +3,9 @@
  * permalink /reviews/{id}/; from the template in views/review-page.ts); sitemap.ts and script.ts
  * write the sitemap and the pages' script. Review pages are written here in a plain loop, not through
  * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
- * linear; they are not in the manifest (the sidecar reads them from disk).
+ * linear; they are not in the manifest (the sidecar reads them from disk). Which pages a build
+ * writes is planned in page-plan.ts (pure); here the plan's inputs are read from the disk and the
+ * cache, and it is applied.
  */
 import { hash } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -17,7 +19,7 @@ import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
 import { idsOf, reviewsOf, type Month } from "./months.ts";
 import { reviewsInChunk } from "../core/dist/reviews-json.ts";
-import { pagesToChange } from "./page-plan.ts";
+import { keptPages, planPages, type KeptPages, type PagesPlan } from "./page-plan.ts";
 import { inWorker, WORTH_A_THREAD } from "./threads.ts";
 
 
@@ -69,40 +71,23 @@ export class ReviewPages {
     private readonly shared: string,
     private readonly months: readonly Month[],
     private readonly cache: BuildCache | undefined,
-    /** The pages to write into the previous dist/'s pages, when they are brought over. */
-    private readonly changed: readonly PublicReview[] | undefined,
-    /**
-     * The pages to remove from the previous dist/'s, when known without listing its folder: no
-     * file came or went there since the last build (the folder's time is the one kept), and
-     * every month whose pages change had its previous part.
-     */
-    private readonly removed?: readonly string[],
+    readonly plan: PagesPlan,
   ) {}
 
-  /**
-   * The pages of the months' reviews. With a cache that describes DIST_DIR as it is (its
-   * manifest's hash) and few pages changed, the previous dist/'s pages are brought over and only
-   * the changed ones written: those of the months whose lines are not the ones the pages show,
-   * and of those only the reviews whose line changed. Otherwise every page is written into a new
-   * folder: writing over existing files is about ten times slower than into a new folder
-   * (docs/benchmarks.md, "figures behind the code").
-   */
+  /** The pages of the months' reviews, planned (build/page-plan.ts) from the previous dist/ and the cache as they are. */
   static async plan(distDir: string, months: readonly Month[], business: PublicBusiness, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
     const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
     const kept = await cache?.store<KeptPages>("pages", PAGES_PART).get();
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
-    const folder = await stat(join(distDir, "reviews")).catch(() => undefined);
-    const described = kept && manifest && folder?.isDirectory() && kept.dist === hash("sha1", manifest) && kept.shared === shared;
-    if (!described) return new ReviewPages(context, shared, months, cache, undefined);
-    const folderAsKept = folder!.mtimeMs === kept.folder.mtimeMs && folder!.ino === kept.folder.ino;
-    const { changed, removed } = pagesToChange(months, kept.months, folderAsKept);
-    return new ReviewPages(context, shared, months, cache, changed, removed);
+    const folder = manifest && (await stat(join(distDir, "reviews")).catch(() => undefined));
+    const seen = { kept, dist: manifest && hash("sha1", manifest), folder: folder?.isDirectory() ? folder : undefined };
+    return new ReviewPages(context, shared, months, cache, planPages(months, shared, seen));
   }
 
   /** Whether the previous dist/'s pages are brought over (at the end, by `carryInto`). */
   get carried(): boolean {
-    return this.changed !== undefined;
+    return this.plan.carry;
   }
 
   /**
@@ -126,10 +111,12 @@ export class ReviewPages {
    * rewritten, as a later build rewrites them anyway.
    */
   async update(staging: string, distDir: string): Promise<void> {
+    if (!this.plan.carry) throw new Error("the previous pages are not carried over");
+    const { changed, removed } = this.plan;
     const folder = join(distDir, "reviews");
-    if (this.removed) {
-      for (const id of this.removed) await rm(join(folder, `${id}.html`), { force: true });
-      writePages({ folder, reviews: this.changed!, context: this.context });
+    if (removed) {
+      for (const id of removed) await rm(join(folder, `${id}.html`), { force: true });
+      writePages({ folder, reviews: changed, context: this.context });
       return;
     }
     const ids = new Set(this.months.flatMap((m) => idsOf(m.part)));
@@ -141,10 +128,10 @@ export class ReviewPages {
       else if (!siteFiles.has(name)) await rm(join(folder, name), { recursive: true, force: true });
     }
     // A page missing from the folder is written too, whatever the cache says.
-    const written = new Set(this.changed!.map((r) => r.id));
+    const written = new Set(changed.map((r) => r.id));
     const seen = found < ids.size && new Set((await readdir(folder)).map(idOf));
     const missing = seen ? [...ids].filter((id) => !seen.has(id) && !written.has(id)) : [];
-    writePages({ folder, reviews: [...this.changed!, ...this.find(new Set(missing))], context: this.context });
+    writePages({ folder, reviews: [...changed, ...this.find(new Set(missing))], context: this.context });
   }
 
   /**
@@ -184,18 +171,9 @@ export class ReviewPages {
   async remember(distDir: string): Promise<void> {
     const manifest = this.cache && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     if (!this.cache || !manifest) return;
-    const months = Object.fromEntries(this.months.map((m) => [m.part.month, m.part.content]));
-    const { mtimeMs, ino } = await stat(join(distDir, "reviews"));
-    this.cache.store<KeptPages>("pages", PAGES_PART).set({ dist: hash("sha1", manifest), shared: this.shared, months, folder: { mtimeMs, ino } });
+    const folder = await stat(join(distDir, "reviews"));
+    this.cache.store<KeptPages>("pages", PAGES_PART).set(keptPages(this.months, this.shared, hash("sha1", manifest), folder));
   }
 }
 
-/** The cache's part: the dist/ it describes (its manifest's hash), what its pages share, and each month's lines they show (MonthPart's content). */
-interface KeptPages {
-  dist: string;
-  shared: string;
-  months: Record<string, string>;
-  /** The reviews/ folder's time and inode: a file added or removed there changes its time. */
-  folder: { mtimeMs: number; ino: number };
-}
 const PAGES_PART = "pages";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BuildCache } from "../../build/cache.ts";
 import { loadData } from "../../build/load.ts";
 import { planMonths, reviewsOf, type Month } from "../../build/months.ts";
-import { pagesToChange } from "../../build/page-plan.ts";
+import { keptPages, pagesToChange, planPages } from "../../build/page-plan.ts";
 import { review, smallData, tempDir } from "../helpers/data.ts";
 
 const BASE_URL = "https://reviews.plan.example";
@@ -47,5 +47,29 @@ describe("the review pages a build writes", () => {
     const ms = await months(many);
     const before = { ...shown(ms), "2024-03": "other", "2024-04": "other" };
     expect(pagesToChange(ms, before, true).changed).toBeUndefined();
+  });
+});
+
+describe("the plan of the review pages", () => {
+  const many = Array.from({ length: 40 }, (_, i) => review({ id: `p-${String(i).padStart(3, "0")}`, date: `2024-${String(1 + (i % 4)).padStart(2, "0")}-${String(1 + Math.floor(i / 4)).padStart(2, "0")}` }));
+  const folder = { mtimeMs: 1_700_000_000_000, ino: 42 };
+
+  it("carries the previous pages over only when the cache describes the dist/ and the folder that are there, with pages that share the same", async () => {
+    const ms = await months(many);
+    const kept = keptPages(ms, "shared", "dist-hash", folder);
+    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder })).toEqual({ carry: true, changed: [], removed: [] });
+    // No cache part, no previous dist/ (or another one), no reviews/ folder, or pages that showed another context or code: all written anew.
+    expect(planPages(ms, "shared", { dist: "dist-hash", folder })).toEqual({ carry: false });
+    expect(planPages(ms, "shared", { kept, folder })).toEqual({ carry: false });
+    expect(planPages(ms, "shared", { kept, dist: "another dist", folder })).toEqual({ carry: false });
+    expect(planPages(ms, "shared", { kept, dist: "dist-hash" })).toEqual({ carry: false });
+    expect(planPages(ms, "other code", { kept, dist: "dist-hash", folder })).toEqual({ carry: false });
+  });
+
+  it("lists the folder to find the pages to remove when a file came or went there since", async () => {
+    const ms = await months(many);
+    const kept = keptPages(ms, "shared", "dist-hash", folder);
+    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder: { ...folder, mtimeMs: folder.mtimeMs + 1 } })).toEqual({ carry: true, changed: [], removed: undefined });
+    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder: { ...folder, ino: 43 } })).toEqual({ carry: true, changed: [], removed: undefined });
   });
 });
