@@ -32,14 +32,26 @@ const filesIn = (dir) =>
     .sort();
 
 const sources = SOURCES.flatMap(filesIn);
-const hash = createHash("sha256");
+// The checkout's place too: the compiled code names its source files by their paths.
+const hash = createHash("sha256").update(`${ROOT}\0`);
 for (const file of [...sources, "package-lock.json", "tsconfig.json", "scripts/build.mjs"]) hash.update(`${file}\0`).update(readFileSync(join(ROOT, file))).update("\0");
 const dir = join(CACHE, `build-${hash.digest("hex").slice(0, 20)}`);
 
-if (!existsSync(join(dir, "build", "index.js"))) await compile(dir);
-// Its time says when it last ran, for the pruning below.
-utimesSync(dir, new Date(), new Date());
-await import(pathToFileURL(join(dir, "build", "index.js")).href);
+let entry = pathToFileURL(join(dir, "build", "index.js")).href;
+try {
+  if (!existsSync(join(dir, "build", "index.js"))) await compile(dir);
+  // Its time says when it last ran, for the pruning below.
+  utimesSync(dir, new Date(), new Date());
+} catch (error) {
+  // node_modules/ read-only, say: the build runs from its sources through tsx, slower to start.
+  if (!existsSync(join(dir, "build", "index.js"))) {
+    const reason = error.errors?.[0]?.text ?? error.message;
+    console.warn(`build: could not compile the build into ${relative(ROOT, dir)} (${reason}): running it from source`);
+    await import("tsx/esm/api").then((tsx) => tsx.register());
+    entry = pathToFileURL(join(ROOT, "build", "index.ts")).href;
+  }
+}
+await import(entry);
 
 /** Compile into `dir`: written beside it and renamed, so a build running at the same time sees all of it or none. */
 async function compile(dir) {
@@ -61,9 +73,6 @@ async function compile(dir) {
       entryPoints: sources.filter((f) => (f.startsWith("build/") && f.endsWith(".ts")) || /^site\/[^/]+\.11ty\.ts$/.test(f)),
       outdir: temporary,
       outbase: ROOT,
-      // Eleventy takes a JavaScript template by its name, `*.11ty.js`; the package.json written
-      // beside them makes `.js` an ES module (Node does not look past node_modules for one).
-      outExtension: { ".js": ".js" },
       bundle: true,
       splitting: true,
       format: "esm",
@@ -72,8 +81,11 @@ async function compile(dir) {
       packages: "external",
       define: { REVIEWCAST_COMPILED: JSON.stringify(pathToFileURL(`${dir}/`).href) },
       plugins: [sourceUrls],
-      logLevel: "warning",
+      // Its first error is told in the one line printed when the build then runs from source.
+      logLevel: "silent",
     });
+    // Eleventy takes a JavaScript template by its name, `*.11ty.js`: this makes `.js` an ES
+    // module here (Node does not look past node_modules/ for a package.json).
     writeFileSync(join(temporary, "package.json"), '{ "type": "module" }\n');
     try {
       renameSync(temporary, dir);
@@ -82,7 +94,11 @@ async function compile(dir) {
       if (!existsSync(join(dir, "build", "index.js"))) throw error;
     }
   } finally {
-    rmSync(temporary, { recursive: true, force: true });
+    try {
+      rmSync(temporary, { recursive: true, force: true });
+    } catch {
+      // Nothing was written there.
+    }
   }
   for (const name of readdirSync(CACHE)) {
     const path = join(CACHE, name);
