@@ -53,8 +53,8 @@ function own(parent: Record<string | number, unknown>, key: string | number): un
 
 /**
  * The value with each hole filled by its byte array (views on the file read, not copies), in
- * place: only the paths to the holes are walked (rebuilding every object of a month's part took
- * a tenth of a rebuild at 100,000 reviews).
+ * place: only the paths to the holes are walked, not every object of the part rebuilt
+ * (docs/benchmarks.md, "the build compiled").
  */
 function lower(value: unknown, holes: Head["holes"], bytes: readonly Uint8Array[]): unknown {
   let root = value;

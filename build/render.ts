@@ -14,9 +14,9 @@ import { COMPILED } from "./compiled.ts";
 let eleventyModule: Promise<{ default: new (...args: unknown[]) => any }> | undefined;
 export function loadEleventy(): Promise<{ default: new (...args: unknown[]) => any }> {
   // Eleventy registers module hooks at import, to reload templates changed while it watches;
-  // a build does not watch, and on Node 20 the hooks' thread cost a tenth of a second at start
-  // and a round trip for every module imported after (ELEVENTY_SKIP_ESM_RESOLVER, Eleventy's own
-  // switch for it).
+  // a build does not watch, and on Node 20 the hooks' thread costs time at start and a round
+  // trip for every module imported after (docs/benchmarks.md). ELEVENTY_SKIP_ESM_RESOLVER is
+  // Eleventy's own switch for them.
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
   // @ts-expect-error Eleventy 3 ships no types for its main entry.
   return (eleventyModule ??= import("@11ty/eleventy"));
