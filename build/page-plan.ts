@@ -57,7 +57,7 @@ export function keptPages(months: readonly Month[], shared: string, dist: string
 /** Bring the previous pages over when at most this share of them changed. */
 export const CARRY_AT_MOST = 0.1;
 
-export interface PagePlan {
+export interface PageChanges {
   /** The pages to write into the previous dist/'s pages; undefined when too many changed (write every page anew). */
   changed?: PublicReview[];
   /**
@@ -73,7 +73,7 @@ export interface PagePlan {
  * A month whose part is that content has no page to write; of the others, only the reviews whose
  * line changed, when the month's previous part is the one the pages show, or every review.
  */
-export function pagesToChange(months: readonly Month[], shownBefore: Readonly<Record<string, string>>, folderAsKept: boolean): PagePlan {
+export function pagesToChange(months: readonly Month[], shownBefore: Readonly<Record<string, string>>, folderAsKept: boolean): PageChanges {
   const changed: PublicReview[] = [];
   // The pages of the months that change, before and after, to know which go without listing the folder.
   let listed = folderAsKept && Object.keys(shownBefore).every((m) => months.some((x) => x.part.month === m));
