@@ -6,7 +6,7 @@
  * unchanged files are not compressed again, and the previous dist/'s review pages are moved over
  * in that last step, with only the changed ones written.
  */
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
 import { published } from "./dataset.ts";
@@ -16,6 +16,7 @@ import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
 import { writeContent } from "./content.ts";
+import { removeTree } from "./remove.ts";
 import { loadEleventy, renderSite } from "./render.ts";
 import { ReviewPages } from "./pages.ts";
 import { bundleScripts } from "./script.ts";
@@ -53,7 +54,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
   let pages: ReviewPages | undefined;
-  await rm(staging, { recursive: true, force: true });
+  removeTree(staging);
   await mkdir(staging, { recursive: true });
   try {
     progress("computing insights and writing a page per review");
@@ -117,7 +118,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length };
   } catch (error) {
     await pages?.giveBack(staging, distDir);
-    await rm(staging, { recursive: true, force: true });
+    removeTree(staging);
     throw error;
   } finally {
     await cache.settled();
@@ -140,5 +141,5 @@ async function swapIn(staging: string, target: string): Promise<void> {
     if (moved) await rename(old, target);
     throw error;
   }
-  if (moved) await rm(old, { recursive: true, force: true });
+  if (moved) removeTree(old);
 }
