@@ -28,18 +28,18 @@ export async function partHolds(part: Uint8Array, text: Uint8Array): Promise<boo
 }
 
 /**
- * The gzip file (RFC 1952) of `data` (whole, or its runs one after the other), from its parts
- * made by `deflatePart` in order (the last with `last`): one member, as every gzip reader
- * expects, its checksum over the whole data.
+ * The gzip file (RFC 1952) of `data` (whole, or its runs one after the other), as runs of bytes,
+ * from its parts made by `deflatePart` in order (the last with `last`): one member, as every gzip
+ * reader expects, its checksum over the whole data.
  */
-export function gzipOf(parts: readonly Uint8Array[], data: Uint8Array | readonly Uint8Array[]): Buffer {
+export function gzipOf(parts: readonly Uint8Array[], data: Uint8Array | readonly Uint8Array[]): Uint8Array[] {
   const runs = data instanceof Uint8Array ? [data] : data;
   // ID1 ID2, deflate, no flags, no time, no extra flags, OS "unix".
   const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(runs.reduce((crc, run) => crc32(run, crc), 0), 0);
   trailer.writeUInt32LE(runs.reduce((n, run) => n + run.length, 0) % 2 ** 32, 4);
-  return Buffer.concat([header, ...parts, trailer]);
+  return [header, ...parts, trailer];
 }
 
 /**

@@ -13,7 +13,8 @@ import type { BuildCache } from "./cache.ts";
 import { deflatePart, gzipOf, partHolds } from "./gzip.ts";
 import { createHash } from "node:crypto";
 import { later } from "./later.ts";
-import { piecesOf, runsOf, type Content } from "./content.ts";
+import { piecesOf, runsOf, writeContent, type Content } from "./content.ts";
+import { createWriteStream } from "node:fs";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -168,10 +169,16 @@ export class ManifestWriter {
     }
     if (read) refused(kept!);
     const compressedParts = ext === ".gz" ? await parts?.(size) : undefined;
-    const copy = compressedParts ? gzipOf(compressedParts, data) : await compress(data, size, ext);
-    await writeFile(path + ext, copy);
+    // Written as it comes, never put together: at a million reviews the two large files' copies
+    // are tens of megabytes each.
+    let bytes: number;
+    if (compressedParts) {
+      const runs = gzipOf(compressedParts, data);
+      await writeContent(path + ext, runs);
+      bytes = runs.reduce((n, run) => n + run.length, 0);
+    } else bytes = await compressTo(path + ext, data, size, ext);
     if (kept) await this.cache!.keep(path + ext, kept);
-    return copy.length;
+    return bytes;
   }
 }
 
@@ -217,11 +224,11 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * The file compressed, on libuv's threads, its runs written to the compressor one after the other
+ * The file compressed into `file`, on libuv's threads, its runs written to the compressor in pieces
  * (output in chunks of a megabyte: in 64 KB chunks, each waited for this thread, which is busy
  * with the figures; docs/benchmarks.md, "figures behind the code").
  */
-async function compress(data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<Buffer> {
+async function compressTo(file: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<number> {
   const compressor =
     ext === ".gz"
       ? // Level 9 takes 6x longer than 6 on repetitive JSON (insights.json) for under 1% smaller,
@@ -241,9 +248,13 @@ async function compress(data: readonly Uint8Array[], size: number, ext: ".gz" | 
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },
         });
-  const out: Buffer[] = [];
-  await pipeline(piecesOf(data), compressor, async (chunks: AsyncIterable<Buffer>) => {
-    for await (const chunk of chunks) out.push(chunk);
-  });
-  return Buffer.concat(out);
+  let bytes = 0;
+  const counted = async function* (chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+  };
+  await pipeline(piecesOf(data), compressor, counted, createWriteStream(file));
+  return bytes;
 }
