@@ -206,9 +206,18 @@ export function mentions(text: string, rating?: number, aspects: AspectDefinitio
   return found;
 }
 
-/** Sentences already judged (with offsets from the sentence's start), in this process. */
+/**
+ * Sentences already judged (with offsets from the sentence's start), in this thread: the oldest
+ * forgotten past SENTENCES_KEPT. Each of the build's judging workers keeps its own; at 200,000
+ * each grew to about 300 MB and the 1M build's peak near 2 GiB (docs/benchmarks.md).
+ */
 const SENTENCES = new Map<string, Mention[]>();
-const SENTENCES_KEPT = 200_000;
+export const SENTENCES_KEPT = 50_000;
+
+/** How many sentences this thread remembers now. */
+export function sentencesRemembered(): number {
+  return SENTENCES.size;
+}
 
 function remember(memo: Map<string, Mention[]>, part: string, list: Mention[]): void {
   if (memo.size >= SENTENCES_KEPT) memo.delete(memo.keys().next().value!);
