@@ -8,13 +8,15 @@
  * kind through a typed Store (its files' names, its version, pruning), every part checked against
  * the hash kept beside it before use; and the compressed copies, by their content's hash.
  */
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import { decodePart, encodePart, readShared } from "./cache-file.ts";
+import { writeContent } from "./content.ts";
+import { digestOf } from "../core/dist/etag.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -80,11 +82,7 @@ async function codeVersions(): Promise<Versions> {
 /** The file beside each part that holds its SHA-256. */
 const DIGEST = ".sha256";
 
-function sha256(runs: readonly Uint8Array[]): string {
-  const sha = createHash("sha256");
-  for (const run of runs) sha.update(run);
-  return sha.digest("hex");
-}
+const sha256 = (runs: readonly Uint8Array[]) => digestOf("sha256", runs, "hex");
 
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
@@ -140,7 +138,7 @@ export class BuildCache {
     const runs = encodePart(version, value);
     const path = join(this.dir, part);
     // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
-    const written = replaceWhole(path, (temporary) => writeFile(temporary, runs)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256(runs))));
+    const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256(runs))));
     this.writing.push(written);
     return written;
   }

@@ -6,12 +6,11 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip } from "node:zlib";
-import { strongEtag } from "../core/dist/etag.ts";
+import { digestOf, strongEtag } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
 import { deflatePart, gzipOf, partHolds } from "./gzip.ts";
-import { createHash } from "node:crypto";
 import { later } from "./later.ts";
 import { piecesOf, runsOf, writeContent, type Content } from "./content.ts";
 import { createWriteStream } from "node:fs";
@@ -111,9 +110,7 @@ export class ManifestWriter {
    * were compressed before (a run of months' lists that did not change).
    */
   async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
-    const sha1 = createHash("sha1");
-    for (const run of bytes) sha1.update(run);
-    const kept = this.cache?.compressed(sha1.digest("base64"), ".deflate");
+    const kept = this.cache?.compressed(digestOf("sha1", bytes, "base64"), ".deflate");
     if (kept) this.used.add(kept);
     const text = Buffer.concat(bytes);
     const read = kept && (await readFile(kept).catch(() => undefined));
