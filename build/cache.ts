@@ -17,6 +17,7 @@ import { build as esbuild } from "esbuild";
 import { decodePart, encodePart, readShared } from "./cache-file.ts";
 import { writeContent } from "./content.ts";
 import { digestOf } from "../core/dist/etag.ts";
+import { COMPILED } from "./compiled.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -66,8 +67,28 @@ export async function modulesOf(entries: readonly string[]): Promise<Map<string,
   return new Map(Object.values(result.metafile.outputs).flatMap((o) => (o.entryPoint ? [[o.entryPoint, Object.keys(o.inputs)] as const] : [])));
 }
 
-/** The version of each kind of output's code: a hash of its modules and files (each read once), the lockfile and Node's version. */
+/**
+ * The versions of the code, kept in the compiled folder once computed (esbuild's bundling took a
+ * tenth of a second of every build): that folder is made from the same files (scripts/build.mjs),
+ * so they cannot differ while it stands. From source, computed at every build.
+ */
 async function codeVersions(): Promise<Versions> {
+  const kept = COMPILED && new URL(`code-versions-${process.version}.json`, COMPILED);
+  if (kept) {
+    try {
+      const read = JSON.parse(readFileSync(kept, "utf8")) as Versions;
+      if (Object.keys(CODE).every((kind) => typeof read[kind as Kind] === "string")) return read;
+    } catch {
+      // Not computed yet with this Node.
+    }
+  }
+  const versions = await versionsOfCode();
+  if (kept) await replaceWhole(fileURLToPath(kept), (temporary) => writeFile(temporary, JSON.stringify(versions)));
+  return versions;
+}
+
+/** The version of each kind of output's code: a hash of its modules and files (each read once), the lockfile and Node's version. */
+async function versionsOfCode(): Promise<Versions> {
   const modules = await modulesOf([...new Set(Object.values(CODE).flatMap((c) => c.entries))]);
   const digests = new Map<string, string>();
   const digest = (file: string) => digests.get(file) ?? digests.set(file, hash("sha1", readFileSync(join(ROOT, file)))).get(file)!;

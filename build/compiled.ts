@@ -6,6 +6,8 @@
  * come from the compiled folder when there is one.
  */
 
+import { existsSync } from "node:fs";
+
 /** Set by scripts/build.mjs in the compiled code (esbuild's `define`); not declared when running from source. */
 declare const REVIEWCAST_COMPILED: string | undefined;
 
@@ -19,4 +21,13 @@ export function loadable(source: URL): URL {
   if (!COMPILED) return source;
   if (!source.href.startsWith(ROOT) || !source.href.endsWith(".ts")) throw new Error(`not a module of this project: ${source.href}`);
   return new URL(`${source.href.slice(ROOT.length, -".ts".length)}.js`, COMPILED);
+}
+
+/**
+ * Eleventy, as the build imports it: compiled, the bundle scripts/build.mjs made of it in the
+ * compiled folder, when there is one; else its package.
+ */
+export function eleventyEntry(): string {
+  const bundled = COMPILED && new URL("eleventy/Eleventy.js", COMPILED);
+  return bundled && existsSync(bundled) ? bundled.href : "@11ty/eleventy";
 }

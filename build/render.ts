@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { SiteData } from "../core/site-data.ts";
-import { COMPILED } from "./compiled.ts";
+import { COMPILED, eleventyEntry } from "./compiled.ts";
 
 /**
  * Eleventy, imported when first asked for: the build asks at its start and renders at its end,
@@ -18,8 +18,8 @@ export function loadEleventy(): Promise<{ default: new (...args: unknown[]) => a
   // trip for every module imported after (docs/benchmarks.md). ELEVENTY_SKIP_ESM_RESOLVER is
   // Eleventy's own switch for them.
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
-  // @ts-expect-error Eleventy 3 ships no types for its main entry.
-  return (eleventyModule ??= import("@11ty/eleventy"));
+  // Eleventy 3 ships no types for its main entry.
+  return (eleventyModule ??= import(eleventyEntry()));
 }
 
 /**

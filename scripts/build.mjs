@@ -58,15 +58,15 @@ async function compile(dir) {
   const { build } = await import("esbuild");
   const temporary = `${dir}.${process.pid}.tmp`;
   /** `import.meta.url` in each source file is that file's URL, as when it runs from source. */
-  const sourceUrls = {
+  const sourceUrls = (filter, loader) => ({
     name: "source-urls",
     setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
-        contents: (await readFile(path, "utf8")).replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)),
-        loader: "ts",
-      }));
+      b.onLoad({ filter }, async ({ path }) => {
+        const text = await readFile(path, "utf8");
+        return text.includes("import.meta.url") || loader === "ts" ? { contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)), loader } : undefined;
+      });
     },
-  };
+  });
   try {
     await build({
       absWorkingDir: ROOT,
@@ -80,13 +80,33 @@ async function compile(dir) {
       target: "node20",
       packages: "external",
       define: { REVIEWCAST_COMPILED: JSON.stringify(pathToFileURL(`${dir}/`).href) },
-      plugins: [sourceUrls],
+      plugins: [sourceUrls(/\.ts$/, "ts")],
       // Its first error is told in the one line printed when the build then runs from source.
       logLevel: "silent",
     });
     // Eleventy takes a JavaScript template by its name, `*.11ty.js`: this makes `.js` an ES
     // module here (Node does not look past node_modules/ for a package.json).
     writeFileSync(join(temporary, "package.json"), '{ "type": "module" }\n');
+    // Eleventy and its packages in a few files: imported from its 400-odd modules, each resolved,
+    // read and compiled on its own, it took 0.24 s of every build; bundled, half
+    // (docs/benchmarks.md, "Eleventy bundled"). Its own files are found as from its package
+    // (`import.meta.url` written in, `require` from here). Without it (esbuild cannot bundle a
+    // later version) the build imports the package (build/compiled.ts).
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: { Eleventy: join(ROOT, "node_modules/@11ty/eleventy/src/Eleventy.js") },
+      outdir: join(temporary, "eleventy"),
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      // Its development server is for `eleventy --serve` only, and does not bundle.
+      external: ["@11ty/eleventy-dev-server"],
+      banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+      plugins: [sourceUrls(/\.[cm]?js$/, "js")],
+      logLevel: "silent",
+    }).catch(() => rmSync(join(temporary, "eleventy"), { recursive: true, force: true }));
     try {
       renameSync(temporary, dir);
     } catch (error) {

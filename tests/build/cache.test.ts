@@ -14,7 +14,7 @@ import { decodePart, encodePart } from "../../build/cache-file.ts";
 import { deserialize, serialize } from "node:v8";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
 import { runCommand } from "../helpers/run.ts";
-import { nodeScript } from "../helpers/scripts.ts";
+import { compiledFolder, nodeScript } from "../helpers/scripts.ts";
 
 const BUILD = nodeScript("build");
 
@@ -24,6 +24,19 @@ describe("the build cache's versions of the code", () => {
   it("name entries and files that exist", () => {
     for (const { entries, files = [] } of Object.values(CODE)) {
       for (const file of [...entries, ...files]) expect(existsSync(`${ROOT}${file}`), file).toBe(true);
+    }
+  });
+
+  it("are kept in the compiled folder as computed from the sources, for the Node that computed them", async () => {
+    const root = await tempDir();
+    try {
+      const run = await runCommand(process.execPath, BUILD.args, { DATA_DIR: REPO_DATA, DIST_DIR: join(root, "dist"), BUILD_CACHE_DIR: join(root, "cache"), OWNER_REPORT: join(root, "owner.html") });
+      expect(run.code).toBe(0);
+      const { dir } = await compiledFolder();
+      const kept = JSON.parse(await readFile(join(dir, `code-versions-${process.version}.json`), "utf8")) as unknown;
+      expect(kept).toEqual((await BuildCache.open(join(root, "from-source"))).versions);
+    } finally {
+      await removeDir(root);
     }
   });
 

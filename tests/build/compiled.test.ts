@@ -1,13 +1,15 @@
 /**
- * `npm run build` runs the build compiled (scripts/build.mjs): the same bytes as the build run from
- * its TypeScript sources, and from its sources still when it cannot compile.
+ * `npm run build` runs the build compiled (scripts/build.mjs), with Eleventy bundled: the same bytes
+ * as the build run from its TypeScript sources and Eleventy's package, and from its sources still
+ * when it cannot compile.
  */
 import { cp, readdir, symlink, writeFile, mkdir } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
 import { runCommand, runScript } from "../helpers/run.ts";
-import { nodeScript } from "../helpers/scripts.ts";
+import { compiledFolder, nodeScript } from "../helpers/scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BUILD = nodeScript("build");
@@ -30,6 +32,9 @@ describe("the build, compiled", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(await tree(join(root, "compiled"))).toEqual(fromSource);
+    // With Eleventy from the bundle made of it in the compiled folder.
+    const { dir, compiled } = await compiledFolder();
+    expect(compiled.eleventyEntry()).toBe(pathToFileURL(join(dir, "eleventy/Eleventy.js")).href);
   });
 
   it("runs from its sources, with one line saying so, when it cannot compile (node_modules/ not writable)", async () => {
