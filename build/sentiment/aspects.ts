@@ -68,7 +68,7 @@ export const ASPECTS: AspectDefinition[] = [
     scope: "visit",
     terms: terms("worked", "works", "working(?! (?:the|on|with|for|in|around|through|hard|late|weekends?|holidays?))", "effective(?:ly|ness)?", "ineffective", "(?<!(?:said|told (?:me|us)|say|says)(?: that)? [\"\u201c]?)results?", "gone", "got rid of", "get rid of", "eliminated", "no more", "not (?:a|one) single", "haven'?t (?:seen|had|noticed|heard)", "have not (?:seen|had|heard)", "(?:no|zero) (?:more )?" + PEST, PEST + " (?:came|are|were|is|was) (?:right )?back", "coming back", "still (?:seeing|see|have|had(?! to)|getting|finding|hearing)", "under control", "solved",
       "did(?:n't| not)? (?:absolutely )?(?:nothing|anything|a thing)", "(?:made|make|makes) no difference", "no (?:difference|change|improvement)", "(?:didn't|did not|doesn't|does not|never) (?:work|help)", "brought them (?:right )?back",
-      PEST + " (?:are |is |were |was )?still", "still (?:there|here|out there|running|showing up|show up|alive|around)", "(?:fewer|less) " + PEST, PEST + " (?:are|is|were|was) (?:fewer|down|worse|doing great)", "(?:sightings|activity) (?:are|is|was|were) (?:down|up)", "took care of", "helped(?: some| a lot| a little)?", "eaten alive", PEST + " back", "got the (?:rats|mice|roaches|wasps|nest|bees|squirrels|raccoons)", "(?:house|place|home|attic|garage|kitchen) (?:is|stays|has been) (?:quiet|pest[- ]free|bug[- ]free)", "slayer", "not a (?:sound|peep|trace|one)", "nothing (?:for|since|in) (?:\\d+|a|two|three|four|weeks|months)", "(?:had|have|hearing|seeing|saw|heard|found|finding) (?:\\w+ ){0,4}again", "down from", "(?:big|huge|real|night and day|a|any|much) difference", "(?:usable|enjoyable) again", "(?:use|enjoy) (?:the|our|my) (?:patio|yard|backyard|pool|deck|porch|garden)", "got them(?: all)?", "cleared (?:out|up)", "caught (?:\\d+|one|two|three|four|five|several|most|all)"),
+      PEST + " (?:are |is |were |was )?still", "still (?:there|here|out there|running|showing up|show up|alive|around)", "(?:fewer|less) " + PEST, PEST + " (?:are|is|were|was) (?:fewer|down|worse|doing great)", "(?:sightings|activity) (?:are|is|was|were) (?:down|up)", "took care of", "helped(?! (?:me|us|my|our|him|her|his)\\b)(?: some| a lot| a little)?", "eaten alive", PEST + " back", "got the (?:rats|mice|roaches|wasps|nest|bees|squirrels|raccoons)", "(?:house|place|home|attic|garage|kitchen) (?:is|stays|has been) (?:quiet|pest[- ]free|bug[- ]free)", "slayer", "not a (?:sound|peep|trace|one)", "nothing (?:for|since|in) (?:\\d+|a|two|three|four|weeks|months)", "(?:had|have|hearing|seeing|saw|heard|found|finding) (?:\\w+ ){0,4}again", "down from", "(?:big|huge|real|night and day|a|any|much) difference", "(?:usable|enjoyable) again", "(?:use|enjoy) (?:the|our|my) (?:patio|yard|backyard|pool|deck|porch|garden)", "got them(?: all)?", "cleared (?:out|up)", "caught (?:\\d+|one|two|three|four|five|several|most|all)"),
   },
   {
     id: "thoroughness",
@@ -228,16 +228,31 @@ function shift(x: Mention, by: number): Mention {
   return { ...x, term: { from: x.term.from + by, to: x.term.to + by }, quote: { from: x.quote.from + by, to: x.quote.to + by } };
 }
 
+/** The aspect's first term in `part` from `from` on, if any. */
+function termAt(aspect: AspectDefinition, part: string, from: number): { at: number; end: number } | undefined {
+  aspect.terms.lastIndex = from;
+  const match = aspect.terms.exec(part);
+  return match ? { at: match.index, end: match.index + match[0].length } : undefined;
+}
+
 function sentenceMentions(text: string, sentence: Span, part: string, aspects: AspectDefinition[], m: Model, rating?: number): Mention[] {
   const found: Mention[] = [];
-  const terms: { aspect: string; term: Span }[] = [];
+  const candidates: { aspect: AspectDefinition; at: number; end: number }[] = [];
   for (const aspect of aspects) {
     if (aspect.context && !aspect.context.test(part)) continue;
     if (aspect.unless?.test(part)) continue;
-    aspect.terms.lastIndex = 0;
-    const match = aspect.terms.exec(part);
-    if (match) terms.push({ aspect: aspect.id, term: { from: sentence.from + match.index, to: sentence.from + match.index + match[0].length } });
+    const match = termAt(aspect, part, 0);
+    if (match) candidates.push({ aspect, ...match });
   }
+  // A term inside another aspect's longer one is a word of that phrase, which says what it is
+  // about: "charged" (price) in "still got charged" (billing). The aspect's next term counts, if any.
+  for (const t of candidates) {
+    const within = candidates.find((o) => o !== t && o.at <= t.at && o.end >= t.end && o.end - o.at > t.end - t.at);
+    if (!within) continue;
+    const next = termAt(t.aspect, part, within.end);
+    [t.at, t.end] = next ? [next.at, next.end] : [-1, -1];
+  }
+  const terms = candidates.filter((t) => t.at >= 0).map((t) => ({ aspect: t.aspect.id, term: { from: sentence.from + t.at, to: sentence.from + t.end } }));
   if (terms.length === 0) return found;
   // The model judges each term knowing the others: an opinion nearer another target is likely its.
   const analysis = analyse(text, sentence);

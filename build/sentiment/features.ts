@@ -99,9 +99,12 @@ export interface Reading {
  */
 export function readingOf(analysis: Analysis, first: number, last: number, otherRanges: readonly [number, number][], add: (name: string, value: number) => void = () => {}): Reading {
   const { cuts } = analysis;
-  // The clause after the target's first "but" concedes about it when it names no other target.
+  // The clause after the target's first "but" concedes about it when no other target follows it:
+  // "the ants were gone for three weeks, but they came back" takes back what was said of the
+  // ants, and in "she did a good job and the ants were gone, but they came back" still only that,
+  // the nearest claim, not the job.
   const but = cuts.findIndex((c, i) => i > last && c === "contrast");
-  const concedes = but > 0 && !otherRanges.some(([x]) => x > but);
+  const concedes = but > 0 && !otherRanges.some(([x]) => x > last);
   const distanceTo = (i: number, [a, b]: [number, number]) => (i < a ? a - i : i > b ? i - b : 0);
   let score = 0;
   let clauseOpinions = 0;

@@ -58,6 +58,11 @@ describe("complaints an owner must not miss", () => {
     }
   });
 
+  it("takes back only the nearest claim: the ants that came back, not the job done", () => {
+    // "Dana did a good job and the ants were gone for about three weeks, but the heat wave brought them right back."
+    expect(aspectsOf("Dana did a good job and the ants were gone")).toEqual({ effectiveness: "negative", thoroughness: "positive" });
+  });
+
   it("reads neutral set-ups and plans as neutral, not as praise or blame", () => {
     expect(aspectsOf("The warranty check is already on my calendar.")).toMatchObject({ follow_up: "neutral" });
     // "When I called, all they said was that 'results vary…'" (1 star) is no praise of the results.
@@ -81,6 +86,10 @@ describe("aspects named as an owner names them", () => {
 
   it("files the drywood explanation under explaining, not punctuality (a window frame is no arrival window)", () => {
     expect(aspectsOf("showed us that ours were drywood")).toEqual({ communication: "positive" });
+  });
+
+  it("reads what helped the customer's nerves as no verdict on the treatment", () => {
+    expect(aspectsOf("which honestly helped my anxiety a lot")).not.toHaveProperty("effectiveness");
   });
 
   it("quotes from the first letter of the sentence", () => {
