@@ -134,7 +134,7 @@ export const ASPECTS: AspectDefinition[] = [
   {
     id: "sales_pressure",
     name: "Sales pressure",
-    question: "Do they push extra services?",
+    question: "Do they skip the hard sell on extra services?",
     subject: "sales pitches or upselling",
     scope: "visit",
     terms: terms("pushy", "upsell(?:ing|s)?", "instead of (?:telling|trying|selling|pushing|upselling)", "could have (?:just )?(?:charged|sold)", "kept saying", "upsold", "(?:sales )?pitch(?:ed|ing)?", "hard sell", "pressured?", "salesy", "(?:pushing|pushed|push|sell|selling|sold|sign|signed|talk|talked) (?:me |us )?(?:on |into |up for )?(?:the |a |an |their |his |her )?" + PLAN, "(?:needed|need) (?:the |a |an )?" + PLAN),

@@ -186,6 +186,11 @@ describe("FAQ", () => {
   it("asks only questions a verdict can answer", () => {
     for (const entry of insights.faq.filter((e) => e.aspect)) expect(entry.question).toMatch(/^(?:Do|Does|Is|Are) /);
   });
+
+  it("asks each question so that yes means the customers were happy (the verdict counts the happy ones)", () => {
+    // "Do they push extra services?" answered "Mostly yes" when most customers found them not pushy.
+    for (const entry of insights.faq.filter((e) => e.aspect)) expect(entry.question).not.toMatch(/\b(?:push|pressure|late|rude|overcharge|mess|miss|fail)\w*/i);
+  });
 });
 
 describe("summary", () => {
