@@ -4,7 +4,7 @@
  * found there is the target; the quote is the clause the judgement rests on.
  */
 import { analyse, type Polarity } from "./engine.ts";
-import { classifyIn, model, type Model } from "./model.ts";
+import { classifyIn, model, weighedAgainst, type Model } from "./model.ts";
 import { PEST } from "./phrases.ts";
 import { sentences, type Span } from "./text.ts";
 
@@ -25,6 +25,13 @@ export interface AspectDefinition {
   context?: RegExp;
   /** When set, the terms do not count in a sentence that matches this ("when I called, they told me…" is the office speaking). */
   unless?: RegExp;
+  /**
+   * Whether a complaint about it, followed by "but" and something good, is a verdict of worth:
+   * "It was $1,400, which is not cheap, but it's been almost two months and not a single bite"
+   * says the price was worth it (model.ts: worthAfter). Only the price is weighed that way: "a bit
+   * late, but he called ahead" is still late.
+   */
+  weighed?: boolean;
 }
 
 const terms = (...alternatives: string[]) => new RegExp(`(?<![\\w'-])(?:${alternatives.join("|")})(?![\\w'-])`, "gi");
@@ -100,6 +107,7 @@ export const ASPECTS: AspectDefinition[] = [
     question: "Is the price fair for the work?",
     subject: "the price",
     scope: "office",
+    weighed: true,
     terms: terms("price[sd]?", "pricing", "cost(?:s|ly)?", "expensive", "pricey", "cheap(?:er|est)?", "affordable", "reasonabl[ey](?: priced)?", "value", "worth(?! of)", "fees?", "(?<!(?:no|at no|duplicate|double|free of|extra) )charged?(?! (?:twice|me twice|us twice))", "bill", "quoted?", "overpriced", "money", "rates?", "sticker shock", "(?:was|were|is) included", "for what (?:we|i) paid", "(?:price |rate )?(?:increase|hike)s?", "\\$\\d[\\d,]*(?:\\.\\d\\d)?(?! (?:repair|fix|vet bill|in damage|worth of damage))"),
   },
   {
@@ -252,13 +260,14 @@ function sentenceMentions(text: string, sentence: Span, part: string, aspects: A
     const next = termAt(t.aspect, part, within.end);
     [t.at, t.end] = next ? [next.at, next.end] : [-1, -1];
   }
-  const terms = candidates.filter((t) => t.at >= 0).map((t) => ({ aspect: t.aspect.id, term: { from: sentence.from + t.at, to: sentence.from + t.end } }));
+  const terms = candidates.filter((t) => t.at >= 0).map((t) => ({ definition: t.aspect, aspect: t.aspect.id, term: { from: sentence.from + t.at, to: sentence.from + t.end } }));
   if (terms.length === 0) return found;
   // The model judges each term knowing the others: an opinion nearer another target is likely its.
   const analysis = analyse(text, sentence);
-  for (const { aspect, term } of terms) {
+  for (const { definition, aspect, term } of terms) {
     const others = terms.filter((t) => t.term !== term).map((t) => t.term);
-    const { polarity, quote, margin } = classifyIn(analysis, term, others, MENTION_BIAS, m, rating);
+    const judged = classifyIn(analysis, term, others, MENTION_BIAS, m, rating);
+    const { polarity, quote, margin } = definition.weighed && judged.polarity === "negative" ? weighedAgainst(analysis, term, judged) : judged;
     // "I was nervous about the spraying": the worry the customer called with, not a complaint.
     const worry = polarity === "negative" && PAST_WORRY.test(text.slice(quote.from, quote.to));
     found.push({ aspect, term, quote, polarity: worry ? "neutral" : polarity, margin: worry ? 0 : Math.round(margin * 1000) / 1000 });

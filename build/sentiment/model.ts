@@ -128,6 +128,31 @@ export function overruled(analysis: Analysis, last: number, { own, conceded }: R
   return undefined;
 }
 
+/**
+ * A complaint weighed against what it bought (an aspect that is `weighed`, the price): when the
+ * clause after the target's first "but" tells a good result of the work in the trade's own words
+ * (a domain phrase: "…not cheap, but it's been almost two months and not a single bite"), the
+ * verdict is one of worth: positive, quoted to the end of that clause. Praise of the person ("but
+ * I trust these guys", "but she was thorough") or putting up with it ("but fine") leaves the
+ * complaint as it was (a blind reading of such sentences, docs/insights-method.md).
+ */
+export function weighedAgainst<J extends { polarity: Polarity; quote: Span }>(analysis: Analysis, target: Span, judged: J): J {
+  const { words, cuts, opinions, sentence } = analysis;
+  const [, last] = targetTokens(words, target);
+  const but = cuts.findIndex((c, i) => i > last && c === "contrast");
+  // "…but at least the second trip was free" consoles; it does not say the price was worth it.
+  if (last < 0 || but < 0 || (words[but + 1]?.word === "at" && words[but + 2]?.word === "least")) return judged;
+  let end = but;
+  while (end < words.length - 1 && cuts[end + 1] !== "contrast" && cuts[end + 1] !== "semicolon") end++;
+  const said = opinions.filter((o) => o.phrase && o.first >= but && o.first <= end).reduce((sum, o) => sum + o.valence, 0);
+  if (said < WEIGHED) return judged;
+  const to = end === words.length - 1 ? sentence.to : words[end]!.to;
+  return { ...judged, polarity: "positive", quote: { from: judged.quote.from, to: Math.max(judged.quote.to, to) } };
+}
+
+/** How good the result told after the "but" must be to outweigh the complaint ("not a single bite" is 1.3). */
+const WEIGHED = 0.5;
+
 /** The model's judgement of a target (a span of `text`). */
 export function classify(text: string, target: Span, others: readonly Span[] = [], m: Model = model(), rating?: number): Judgement {
   const sentence = sentenceAt(text, target.from);

@@ -58,6 +58,14 @@ describe("complaints an owner must not miss", () => {
     }
   });
 
+  it("reads a price weighed against what it bought as worth it, quoted with what it bought; a consolation is no such verdict", () => {
+    // 5 stars: "It was $1,400, which is not cheap, but it's been almost two months and not a single bite."
+    const weighed = read("It was $1,400, which is not cheap").found.find((m) => m.aspect === "price");
+    expect(weighed?.polarity).toBe("positive");
+    expect(weighed?.quoted).toContain("not a single bite");
+    expect(aspectsOf("$125 for one nest felt steep when it took two trips, but at least")).toMatchObject({ price: "negative" });
+  });
+
   it("takes back only the nearest claim: the ants that came back, not the job done", () => {
     // "Dana did a good job and the ants were gone for about three weeks, but the heat wave brought them right back."
     expect(aspectsOf("Dana did a good job and the ants were gone")).toEqual({ effectiveness: "negative", thoroughness: "positive" });
