@@ -18,7 +18,8 @@ export function loadEleventy(): Promise<{ default: new (...args: unknown[]) => a
   // trip for every module imported after (docs/benchmarks.md). ELEVENTY_SKIP_ESM_RESOLVER is
   // Eleventy's own switch for them.
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
-  // Eleventy 3 ships no types for its main entry.
+  // Compiled, from the bundle of it in the compiled folder (scripts/build.mjs); Eleventy 3 ships
+  // no types for its main entry either way.
   return (eleventyModule ??= import(eleventyEntry()));
 }
 
