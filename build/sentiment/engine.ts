@@ -220,6 +220,8 @@ function findOpinions(words: Token[], joined: string): { opinions: (Opinion & { 
   const lex = lexicon();
   words.forEach((w, i) => {
     if (taken[i] || isNegator(w.word) || w.word in DEGREE) return;
+    // "Kind of dropped the ball", "sort of rushed": a hedge, not kindness.
+    if ((w.word === "kind" || w.word === "sort") && words[i + 1]?.word === "of") return;
     const v = lex.get(w.word) ?? stemmed(lex, w.word) ?? 0;
     if (SCALAR_WORDS.has(w.word)) opinions.push({ first: i, last: i, valence: v, phrase: false, scalar: w.word });
     else if (v) opinions.push({ first: i, last: i, valence: v, phrase: false });

@@ -18,6 +18,8 @@ const PATTERNS: [string, number][] = [
   [`${PEST} (?:${NOT}|never) (?:came|come|returned|been back|come back|came back|reappeared)`, 2.2],
   [`(?:no more|not (?:a|one)(?: single)?|not any|zero|nary a|no sign of|no signs of|no trace of|no evidence of)(?: (?:sign|signs|trace) of)?(?: (?:a|any|live|more|new|the))? ${PEST}`, 2.2],
   [`(?:no|zero) ${PEST}(?= ,| ;| !|$)`, 2],
+  // "It's been over a month, not a sound": the noises the customer called about, gone.
+  [`not (?:a|one) (?:single )?(?:sound|peep|squeak|scratch|scratching|chirp)`, 2],
   // "No mice this fall!", "No bugs after the follow up": a sentence that opens with no pests.
   [`^(?:no|zero) (?:more )?${PEST}`, 2],
   [`no ${PEST} (?:since|anymore|any more|now|at all|in sight|left|whatsoever|for \\w+|in|inside|on|around)`, 2.2],
@@ -95,7 +97,8 @@ const PATTERNS: [string, number][] = [
   [`(?:honored|honoured|stood behind|stand behind|stands behind|backed|backs) (?:the |their |our |its |his )?(?:warranty|guarantee|work)`, 2],
   [`(?:wouldn't|would not|refused to|won't|will not|did not|didn't) (?:honor|honour|cover|come back|stand behind|refund)`, -2.2],
   [`(?:charged|charge|billed|bill) ${ME} (?:again|twice|for the (?:re ?treatment|follow up|callback|second visit))`, -1.8],
-  [`follow(?:ed|s)? up|checked (?:in|back)`, 1],
+  // "They followed up", not the noun ("dropped the ball on the follow up" is no praise).
+  [`(?<!(?:the|a|an|their|his|her|our|my|no|any|great|good) )follow(?:ed|s)? up|checked (?:in|back)`, 1],
   // Selling.
   [`hard sell|sales ?pitch|(?:trying|tried|try|kept trying) to (?:sell|sign|upsell|push|talk|get) (?:me|us)|more time (?:trying to )?(?:sell|selling|sign|signing|pitch|pitching)|timeshare|being sold to|felt like a (?:sales )?pitch|(?:kept|keeps|kept on|was|were) (?:pushing|selling)|(?:pushed|pushing|push) (?:the |a |an |their |his |her )?(?:\\w+ )?(?:plan|contract|package|add-?ons?|upgrade)`, -1.8],
   // Dismissals and waits: "what's the point of a guarantee", "all they said was…", "the earliest they could come was…".

@@ -104,3 +104,18 @@ describe("aspects named as an owner names them", () => {
     for (const m of read("She was professional").found) expect(m.quoted).toMatch(/^She was professional/);
   });
 });
+
+describe("readings the earlier audits' judges disagreed with", () => {
+  it("reads the noises gone as the pests gone", () => {
+    expect(aspectsOf("It's been over a month, not a sound.")).toMatchObject({ effectiveness: "positive" });
+    expect(aspectsOf("A month later, not a sound")).toMatchObject({ effectiveness: "positive" });
+  });
+
+  it("reads 'kind of' as a hedge and 'the follow up' as a visit, not as praise", () => {
+    expect(aspectsOf("Kind of dropped the ball on the follow up.")).toMatchObject({ follow_up: "negative" });
+  });
+
+  it("reads minutes late as an arrival, not as the visit's length", () => {
+    expect(aspectsOf("Jake was 30 min late (he did call).")).not.toHaveProperty("thoroughness");
+  });
+});
