@@ -32,6 +32,7 @@ export const ROUNDS: Record<string, string> = {
   "round-6": "audit-6-2026-11-26",
   "round-7": "audit-7-2026-11-26",
   "round-8": "audit-8-2026-11-26",
+  "round-9": "audit-9-2026-11-26",
 };
 
 /**
@@ -41,6 +42,8 @@ export const ROUNDS: Record<string, string> = {
  * its mentions count as read. Round 7 was drawn and judged on exactly the terms and model kept.
  */
 export const MEASURED = "round-7";
+// Round 9, drawn after the changes of 2026-11-26 (late), found no unread mention of a 1-3 star
+// review left: 50 mentions of 4-5 star reviews and a recall check, kept as a record (docs/audit.md).
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
