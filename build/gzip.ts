@@ -6,6 +6,7 @@
 import { promisify } from "node:util";
 import { constants, crc32, deflateRaw, inflateRaw } from "node:zlib";
 import type { JsonPiece } from "../core/json.ts";
+import { runsOf, type Content } from "./content.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
 const inflateRawAsync = promisify(inflateRaw);
@@ -32,8 +33,8 @@ export async function partHolds(part: Uint8Array, text: Uint8Array): Promise<boo
  * from its parts made by `deflatePart` in order (the last with `last`): one member, as every gzip
  * reader expects, its checksum over the whole data.
  */
-export function gzipOf(parts: readonly Uint8Array[], data: Uint8Array | readonly Uint8Array[]): Uint8Array[] {
-  const runs = data instanceof Uint8Array ? [data] : data;
+export function gzipOf(parts: readonly Uint8Array[], data: Content): Uint8Array[] {
+  const runs = runsOf(data);
   // ID1 ID2, deflate, no flags, no time, no extra flags, OS "unix".
   const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
   const trailer = Buffer.alloc(8);

@@ -260,17 +260,17 @@ function sentenceMentions(text: string, sentence: Span, part: string, aspects: A
     const next = termAt(t.aspect, part, within.end);
     [t.at, t.end] = next ? [next.at, next.end] : [-1, -1];
   }
-  const terms = candidates.filter((t) => t.at >= 0).map((t) => ({ definition: t.aspect, aspect: t.aspect.id, term: { from: sentence.from + t.at, to: sentence.from + t.end } }));
+  const terms = candidates.filter((t) => t.at >= 0).map((t) => ({ aspect: t.aspect, term: { from: sentence.from + t.at, to: sentence.from + t.end } }));
   if (terms.length === 0) return found;
   // The model judges each term knowing the others: an opinion nearer another target is likely its.
   const analysis = analyse(text, sentence);
-  for (const { definition, aspect, term } of terms) {
+  for (const { aspect, term } of terms) {
     const others = terms.filter((t) => t.term !== term).map((t) => t.term);
     const judged = classifyIn(analysis, term, others, MENTION_BIAS, m, rating);
-    const { polarity, quote, margin } = definition.weighed && judged.polarity === "negative" ? weighedAgainst(analysis, term, judged) : judged;
+    const { polarity, quote, margin } = aspect.weighed && judged.polarity === "negative" ? weighedAgainst(analysis, term, judged) : judged;
     // "I was nervous about the spraying": the worry the customer called with, not a complaint.
     const worry = polarity === "negative" && PAST_WORRY.test(text.slice(quote.from, quote.to));
-    found.push({ aspect, term, quote, polarity: worry ? "neutral" : polarity, margin: worry ? 0 : Math.round(margin * 1000) / 1000 });
+    found.push({ aspect: aspect.id, term, quote, polarity: worry ? "neutral" : polarity, margin: worry ? 0 : Math.round(margin * 1000) / 1000 });
   }
   return found;
 }

@@ -276,18 +276,29 @@ function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number
  * other targets, as token ranges), it goes on about this one ("Pricey, but worth it").
  */
 export function clause(words: Token[], cuts: Cut[], first: number, last: number, sentence: Span, others: readonly (readonly [number, number])[] = []): Span {
-  const ends = (cut: Cut) => cut === "contrast" || cut === "semicolon";
   let a = first;
-  while (a > 0 && !ends(cuts[a - 1]!)) a--;
-  let b = last;
-  while (b < words.length - 1 && !ends(cuts[b + 1]!)) b++;
+  while (a > 0 && !endsClause(cuts[a - 1]!)) a--;
+  let b = clauseEnd(cuts, last);
   if (cuts[b + 1] === "contrast") {
-    let c = b + 1;
-    while (c < words.length - 1 && !ends(cuts[c + 1]!)) c++;
+    const c = clauseEnd(cuts, b + 1);
     if (!others.some(([x]) => x > b && x <= c)) b = c;
   }
   const from = a === 0 ? sentence.from : words[a]!.from;
-  let to = b === words.length - 1 ? sentence.to : words[b]!.to;
+  let to = endOf(words, b, sentence);
   if (to < words[last]!.to) to = words[last]!.to;
   return { from, to };
 }
+
+const endsClause = (cut: Cut) => cut === "contrast" || cut === "semicolon";
+
+/** The last word of the clause word `i` is in: up to the next contrast or semicolon. */
+export function clauseEnd(cuts: readonly Cut[], i: number): number {
+  while (i < cuts.length - 1 && !endsClause(cuts[i + 1]!)) i++;
+  return i;
+}
+
+/** The first word after word `last` that a contrast ("but") opens, or -1. */
+export const contrastAfter = (cuts: readonly Cut[], last: number) => cuts.findIndex((c, i) => i > last && c === "contrast");
+
+/** Where word `i` ends in the text; the sentence's end for its last word. */
+export const endOf = (words: readonly Token[], i: number, sentence: Span) => (i === words.length - 1 ? sentence.to : words[i]!.to);

@@ -5,7 +5,7 @@
  * the target's own words, and the review's stars when known. Sparse: a feature is a name and a value (1 unless it is a valence).
  */
 import { readFileSync } from "node:fs";
-import { contributions, type Analysis, type Cut } from "./engine.ts";
+import { contrastAfter, contributions, type Analysis, type Cut } from "./engine.ts";
 import { isNegator } from "./lexicon.ts";
 import type { Span } from "./text.ts";
 
@@ -103,7 +103,7 @@ export function readingOf(analysis: Analysis, first: number, last: number, other
   // "the ants were gone for three weeks, but they came back" takes back what was said of the
   // ants, and in "she did a good job and the ants were gone, but they came back" still only that,
   // the nearest claim, not the job.
-  const but = cuts.findIndex((c, i) => i > last && c === "contrast");
+  const but = contrastAfter(cuts, last);
   const concedes = but > 0 && !otherRanges.some(([x]) => x > last);
   const distanceTo = (i: number, [a, b]: [number, number]) => (i < a ? a - i : i > b ? i - b : 0);
   let score = 0;

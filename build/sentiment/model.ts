@@ -5,7 +5,7 @@
  * judgement rests on). In-process, offline and deterministic.
  */
 import { readFileSync } from "node:fs";
-import { analyse, clause, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
+import { analyse, clause, clauseEnd, contrastAfter, endOf, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
 import { readTarget, type Features, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
@@ -139,15 +139,13 @@ export function overruled(analysis: Analysis, last: number, { own, conceded }: R
 export function weighedAgainst<J extends { polarity: Polarity; quote: Span }>(analysis: Analysis, target: Span, judged: J): J {
   const { words, cuts, opinions, sentence } = analysis;
   const [, last] = targetTokens(words, target);
-  const but = cuts.findIndex((c, i) => i > last && c === "contrast");
+  const but = contrastAfter(cuts, last);
   // "…but at least the second trip was free" consoles; it does not say the price was worth it.
   if (last < 0 || but < 0 || (words[but + 1]?.word === "at" && words[but + 2]?.word === "least")) return judged;
-  let end = but;
-  while (end < words.length - 1 && cuts[end + 1] !== "contrast" && cuts[end + 1] !== "semicolon") end++;
+  const end = clauseEnd(cuts, but);
   const said = opinions.filter((o) => o.phrase && o.first >= but && o.first <= end).reduce((sum, o) => sum + o.valence, 0);
   if (said < WEIGHED) return judged;
-  const to = end === words.length - 1 ? sentence.to : words[end]!.to;
-  return { ...judged, polarity: "positive", quote: { from: judged.quote.from, to: Math.max(judged.quote.to, to) } };
+  return { ...judged, polarity: "positive", quote: { from: judged.quote.from, to: Math.max(judged.quote.to, endOf(words, end, sentence)) } };
 }
 
 /** How good the result told after the "but" must be to outweigh the complaint ("not a single bite" is 1.3). */
