@@ -279,21 +279,15 @@ export function clause(words: Token[], cuts: Cut[], first: number, last: number,
   let a = first;
   while (a > 0 && !endsClause(cuts[a - 1]!)) a--;
   let b = clauseEnd(cuts, last);
-  if (cuts[b + 1] === "contrast") {
-    const c = clauseEnd(cuts, b + 1);
-    if (!others.some(([x]) => x > b && x <= c)) b = c;
-  }
-  const from = a === 0 ? sentence.from : words[a]!.from;
-  let to = endOf(words, b, sentence);
-  if (to < words[last]!.to) to = words[last]!.to;
-  return { from, to };
+  const c = cuts[b + 1] === "contrast" ? clauseEnd(cuts, b + 1) : b;
+  if (!others.some(([x]) => x > b && x <= c)) b = c;
+  return { from: a === 0 ? sentence.from : words[a]!.from, to: Math.max(endOf(words, b, sentence), words[last]!.to) };
 }
 
 const endsClause = (cut: Cut) => cut === "contrast" || cut === "semicolon";
-
 /** The last word of the clause word `i` is in: up to the next contrast or semicolon. */
 export function clauseEnd(cuts: readonly Cut[], i: number): number {
-  while (i < cuts.length - 1 && !endsClause(cuts[i + 1]!)) i++;
+  for (; i < cuts.length - 1 && !endsClause(cuts[i + 1]!); i++);
   return i;
 }
 
