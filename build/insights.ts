@@ -20,6 +20,7 @@ import { byQuarter, summarise } from "./summary.ts";
 import { findTopics, type Phrases } from "./topics.ts";
 import { credits, type Named } from "./attribution.ts";
 import { ownerReport, type Report } from "./owner.ts";
+import { clearestByCode, toColumns, type QuoteColumns } from "./quote-columns.ts";
 
 /** insights.json as written. */
 export type Insights = InsightsDataset;
@@ -72,7 +73,7 @@ interface EntityPart {
   /** Mentions by aspect and polarity (aspect × 3 + polarity). */
   aspects: Int32Array;
   /** The clearest positive and negative quote of each aspect (by aspect × 3 + polarity). */
-  quotes: Record<number, Said>;
+  quotes: QuoteColumns;
   ids: JsonPart;
 }
 
@@ -145,8 +146,8 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
     Object.entries(growing).map(([kind, byId]) => [
       kind,
       Object.fromEntries(Object.entries(byId).map(([id, e]) => {
-        const quotes = Object.fromEntries(Object.entries(e.quotes).map(([code, { ref, margin, order, text }]) => [code, { ref, margin, order, quote: text.slice(ref.from, ref.to) }]));
-        return [id, { ...e, quotes, ids: jsonPart(e.ids) }];
+        const chosen = new Map(Object.entries(e.quotes).map(([code, { ref, margin, text }]) => [+code, { ...ref, margin, quote: text.slice(ref.from, ref.to) }]));
+        return [id, { ...e, quotes: toColumns(chosen), ids: jsonPart(e.ids) }];
       })),
     ]),
   ) as MonthFigures["entities"];
@@ -226,14 +227,13 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
     const parts = months.map((m) => m.entities[kind][e.id]).filter((p): p is EntityPart => p !== undefined);
     const ratingCounts = [0, 0, 0, 0, 0];
     const counts = new Int32Array(ASPECTS.length * 3);
-    const quotes: Record<number, Said> = {};
     for (const p of parts) {
       p.ratingCounts.forEach((n, k) => (ratingCounts[k]! += n));
       p.aspects.forEach((n, k) => (counts[k]! += n));
-      // Months are newest first: an older quote replaces a newer one only when clearer.
-      for (const [code, said] of Object.entries(p.quotes)) if ((quotes[+code]?.margin ?? -1) < said.margin) quotes[+code] = said;
     }
-    const quoted = (i: number) => [quotes[i * 3], quotes[i * 3 + 1]].filter((s): s is Said => s !== undefined).map((s) => ({ ...s.ref, quote: s.quote }));
+    // Months are newest first: an older quote replaces a newer one only when clearer.
+    const quotes = clearestByCode(parts.map((p) => p.quotes));
+    const quoted = (i: number) => [quotes.get(i * 3), quotes.get(i * 3 + 1)].filter((q) => q !== undefined);
     const agg = aggregateOfCounts(ratingCounts);
     return {
       id: e.id,
