@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
 import { published } from "./dataset.ts";
 import { FEED_SIZE, toFeed } from "../core/feed.ts";
-import { figureMonths, insightsOf, monthContext, newest, planMonths } from "./months.ts";
+import { figureMonths, insightsOf, monthContext, newest, planMonths, readMonthsAhead } from "./months.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
@@ -47,6 +47,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   // Imported while the build reads its data (renderSite awaits it); a failed import fails there.
   later(loadEleventy());
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
+  readMonthsAhead(cache);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);
   const context = monthContext(source);

@@ -14,7 +14,7 @@ import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
-import { decodePart, encodePart, readShared } from "./cache-file.ts";
+import { decodePart, DIGEST, encodePart, readChecked } from "./cache-file.ts";
 import { writeContent } from "./content.ts";
 import { digestOf } from "../core/dist/etag.ts";
 import { COMPILED } from "./compiled.ts";
@@ -100,13 +100,12 @@ async function versionsOfCode(): Promise<Versions> {
   return Object.fromEntries(Object.entries(CODE).map(([kind, code]) => [kind, version(code)])) as Versions;
 }
 
-/** The file beside each part that holds its SHA-256. */
-const DIGEST = ".sha256";
-
 const sha256 = (runs: readonly Uint8Array[]) => digestOf("sha256", runs, "hex");
 
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
+  /** Parts read and checked ahead (`readAhead`), by their kind's prefix, then by file. */
+  private readonly ahead = new Map<string, Promise<Map<string, Buffer | "altered" | undefined>>>();
 
   private constructor(
     readonly dir: string | undefined,
@@ -131,14 +130,32 @@ export class BuildCache {
     return new Store<T>(this, prefix, inputs ? hash("sha1", `${this.versions[kind]}\n${inputs}`) : this.versions[kind]);
   }
 
+  /**
+   * Start reading and checking every part named `${prefix}-*.v8`, while the build does other
+   * work (the months' parts, while it reads the data); `read` takes each from there.
+   */
+  readAhead(prefix: string): void {
+    const dir = this.dir;
+    if (!dir || this.ahead.has(prefix)) return;
+    const reading = readdir(dir).catch(() => [] as string[]).then(async (names) => {
+      const parts = names.filter((name) => name.startsWith(`${prefix}-`) && name.endsWith(".v8"));
+      const checked = await readChecked(parts.map((part) => join(dir, part)));
+      return new Map(parts.map((part, i) => [part, checked[i]]));
+    });
+    // A failure here is met again when the part is read the usual way.
+    this.ahead.set(prefix, reading.catch(() => new Map()));
+  }
+
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
   async read<T>(part: string, version: string): Promise<T | undefined> {
     if (!this.dir) return undefined;
-    const path = join(this.dir, part);
-    const [bytes, digest] = await Promise.all([readShared(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)]);
+    const prefix = [...this.ahead.keys()].find((p) => part.startsWith(`${p}-`));
+    const ahead = prefix === undefined ? undefined : await this.ahead.get(prefix);
+    const bytes = ahead?.has(part) ? ahead.get(part) : (await readChecked([join(this.dir, part)]))[0];
+    ahead?.delete(part);
     if (!bytes) return undefined;
     // Checked against the hash kept beside it (written after it): a damaged or altered part is made again.
-    if (digest !== sha256([bytes])) {
+    if (bytes === "altered") {
       console.warn(`build: the cache's ${part} does not match its hash (a damaged or altered cache): made again`);
       return undefined;
     }

@@ -88,6 +88,9 @@ const COLLECT_EVERY = 100_000;
 const monthParts = (cache: BuildCache) => cache.store<MonthPart>("months", "month");
 const analyses = (cache: BuildCache) => cache.store<Analysis>("analysis", "analysis");
 
+/** Start reading the kept months' parts, while the build reads its data (BuildCache.readAhead). */
+export const readMonthsAhead = (cache: BuildCache) => cache.readAhead("month");
+
 /** A month's texts' mentions: each text's hash, and their encodings one after the other. */
 interface Analysis {
   keys: string[];

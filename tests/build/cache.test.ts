@@ -10,7 +10,7 @@ import { appendFile, cp, readFile, stat, symlink, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BuildCache, CODE, modulesOf } from "../../build/cache.ts";
-import { decodePart, encodePart } from "../../build/cache-file.ts";
+import { decodePart, encodePart, readChecked } from "../../build/cache-file.ts";
 import { deserialize, serialize } from "node:v8";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
 import { runCommand } from "../helpers/run.ts";
@@ -140,6 +140,35 @@ describe("a part kept in the build cache", () => {
     await writeFile(file, cut);
     await writeFile(`${file}.sha256`, createHash("sha256").update(cut).digest("hex"));
     expect(await store.get("2026-01")).toBeUndefined();
+  });
+
+  it("read ahead, is checked on another thread when large: an altered part refused, the others read back, a missing one missing", async () => {
+    const dir = await tempDir();
+    const cache = await BuildCache.open(dir);
+    const store = cache.store<typeof value>("months", "month");
+    // Three parts of 9 MB: 16 MB or more in all are hashed on a worker thread (build/cache-file.ts).
+    const large = (c: string) => ({ ...value, json: Buffer.alloc(9 << 20, c) });
+    for (const [month, c] of [["2026-01", "a"], ["2026-02", "b"], ["2026-03", "c"]] as const) store.set(large(c), month);
+    await cache.settled();
+    const file = join(dir, "month-2026-02.v8");
+    const bytes = await readFile(file);
+    bytes[bytes.length - 100] = "B".charCodeAt(0);
+    await writeFile(file, bytes);
+    // Checked by the worker: readChecked has no fallback to this thread.
+    const paths = ["01", "02", "03", "04"].map((m) => join(dir, `month-2026-${m}.v8`));
+    expect((await readChecked(paths)).map((b) => (b instanceof Buffer ? b.length : b))).toEqual([(await stat(paths[0]!)).size, "altered", (await stat(paths[2]!)).size, undefined]);
+    const again = await BuildCache.open(dir);
+    again.readAhead("month");
+    const months = again.store<typeof value>("months", "month");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const [first, second, third, fourth] = await Promise.all(["2026-01", "2026-02", "2026-03", "2026-04"].map((m) => months.get(m)));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("month-2026-02.v8 does not match its hash"));
+    warn.mockRestore();
+    expect(second).toBeUndefined();
+    expect(fourth).toBeUndefined();
+    expect(Buffer.from(first!.json).equals(large("a").json)).toBe(true);
+    expect(Buffer.from(third!.json).equals(large("c").json)).toBe(true);
+    await removeDir(dir);
   });
 
   it("is refused when its head places a byte array anywhere but where it was taken from", () => {
