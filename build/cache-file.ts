@@ -7,7 +7,7 @@
 import { hash } from "node:crypto";
 import { open, readFile } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
-import { inWorkers } from "./threads.ts";
+import { inWorkers, WORTH_A_THREAD_BYTES } from "./threads.ts";
 
 const LARGE_BYTES = 4096;
 
@@ -93,9 +93,6 @@ export function decodePart<T>(file: Buffer, version: string): T | undefined {
 
 /** The file beside each part that holds its SHA-256. */
 export const DIGEST = ".sha256";
-
-/** Parts to check of at least this many bytes in all are hashed on another thread. */
-const WORTH_A_THREAD_BYTES = 16 << 20;
 
 /** A part's SHA-256, in hex (on a worker thread, from `readChecked`). */
 export function sha256Hex(bytes: Uint8Array): string {

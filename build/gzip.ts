@@ -6,7 +6,8 @@
 import { promisify } from "node:util";
 import { constants, crc32, deflateRaw, inflateRaw } from "node:zlib";
 import type { JsonPiece } from "../core/json.ts";
-import { runsOf, type Content } from "./content.ts";
+import { strongEtag } from "../core/dist/etag.ts";
+import { inWorker, WORTH_A_THREAD_BYTES } from "./threads.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
 const inflateRawAsync = promisify(inflateRaw);
@@ -29,18 +30,41 @@ export async function partHolds(part: Uint8Array, text: Uint8Array): Promise<boo
 }
 
 /**
- * The gzip file (RFC 1952) of `data` (whole, or its runs one after the other), as runs of bytes,
- * from its parts made by `deflatePart` in order (the last with `last`): one member, as every gzip
- * reader expects, its checksum over the whole data.
+ * The gzip file (RFC 1952) of some data, as runs of bytes, from its parts made by `deflatePart`
+ * in order (the last with `last`), given the data's checksums (`checksums`) and size: one
+ * member, as every gzip reader expects, its checksum over the whole data.
  */
-export function gzipOf(parts: readonly Uint8Array[], data: Content): Uint8Array[] {
-  const runs = runsOf(data);
+export function gzipOf(parts: readonly Uint8Array[], crc: number, size: number): Uint8Array[] {
   // ID1 ID2, deflate, no flags, no time, no extra flags, OS "unix".
   const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(runs.reduce((crc, run) => crc32(run, crc), 0), 0);
-  trailer.writeUInt32LE(runs.reduce((n, run) => n + run.length, 0) % 2 ** 32, 4);
+  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
   return [header, ...parts, trailer];
+}
+
+export interface Checksums {
+  /** Its strong ETag (core/dist/etag.ts). */
+  etag: string;
+  /** Its CRC-32, gzip's checksum. */
+  crc: number;
+}
+
+/** A file's checksums, from its runs one after the other, on this thread. */
+export function checksumsHere(runs: readonly Uint8Array[]): Checksums {
+  return { etag: strongEtag(runs), crc: runs.reduce((crc, run) => crc32(run, crc), 0) };
+}
+
+/** Files of at most this many runs are cheap to send to another thread (reviews.json has two per month). */
+const FEW_RUNS = 1024;
+
+/**
+ * A file's checksums: on another thread for a large file of few runs (reviews.json, its months'
+ * JSON in shared memory, sent without a copy), while this one goes on with the figures.
+ */
+export function checksums(runs: readonly Uint8Array[], size: number): Promise<Checksums> {
+  if (size < WORTH_A_THREAD_BYTES || runs.length > FEW_RUNS) return Promise.resolve(checksumsHere(runs));
+  return inWorker<Checksums>(new URL(import.meta.url), "checksumsHere", runs);
 }
 
 /**

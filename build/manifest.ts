@@ -6,11 +6,11 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip } from "node:zlib";
-import { digestOf, strongEtag } from "../core/dist/etag.ts";
+import { digestOf } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { deflatePart, gzipOf, partHolds } from "./gzip.ts";
+import { checksums, deflatePart, gzipOf, partHolds, type Checksums } from "./gzip.ts";
 import { later } from "./later.ts";
 import { piecesOf, runsOf, writeContent, type Content } from "./content.ts";
 import { createWriteStream } from "node:fs";
@@ -144,18 +144,18 @@ export class ManifestWriter {
     const path = join(this.dir, file);
     const data = runsOf(given ?? (await readFile(path)));
     const size = data.reduce((n, run) => n + run.length, 0);
-    const etag = strongEtag(data);
+    const sums = await checksums(data, size);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
-      const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", etag, parts), this.compressed(path, data, size, ".br", etag)]);
+      const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", sums, parts), this.compressed(path, data, size, ".br", sums)]);
       encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gz };
     }
-    return { file, etag, content_type: type, bytes: size, encodings };
+    return { file, etag: sums.etag, content_type: type, bytes: size, encodings };
   }
 
   /** The file compressed, or its compressed copy from the cache when its content was seen. */
-  private async compressed(path: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br", etag: string, parts?: Parts): Promise<number> {
+  private async compressed(path: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br", { etag, crc }: Checksums, parts?: Parts): Promise<number> {
     const kept = this.cache?.compressed(etag, ext);
     if (kept) this.used.add(kept);
     const read = kept && (await readFile(kept).catch(() => undefined));
@@ -170,7 +170,7 @@ export class ManifestWriter {
     // are tens of megabytes each.
     let bytes: number;
     if (compressedParts) {
-      const runs = gzipOf(compressedParts, data);
+      const runs = gzipOf(compressedParts, crc, size);
       await writeContent(path + ext, runs);
       bytes = runs.reduce((n, run) => n + run.length, 0);
     } else bytes = await compressTo(path + ext, data, size, ext);

@@ -8,6 +8,8 @@ import { COMPILED, loadable } from "./compiled.ts";
 
 /** Below this many reviews, work stays in this thread: starting a worker would cost more. */
 export const WORTH_A_THREAD = 5_000;
+/** Below this many bytes to hash, hashing stays in this thread. */
+export const WORTH_A_THREAD_BYTES = 16 << 20;
 
 const ENTRY = loadable(new URL("./threads-worker.ts", import.meta.url)).href;
 
