@@ -4,10 +4,9 @@
  * byte arrays as they are. Serialized, a month's bytes (its JSON, its figures' JSON) were copied
  * into buffers that only the garbage collector frees: at a million reviews, 800 MB of them at once.
  */
-import { hash } from "node:crypto";
 import { open, readFile } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
-import { inWorkers, WORTH_A_THREAD_BYTES } from "./threads.ts";
+import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "./hashing.ts";
 
 const LARGE_BYTES = 4096;
 
@@ -94,22 +93,18 @@ export function decodePart<T>(file: Buffer, version: string): T | undefined {
 /** The file beside each part that holds its SHA-256. */
 export const DIGEST = ".sha256";
 
-/** A part's SHA-256, in hex (on a worker thread, from `readChecked`). */
-export function sha256Hex(bytes: Uint8Array): string {
-  return hash("sha256", bytes, "hex");
-}
-
 /**
  * Parts' files read, each checked against the hash kept beside it: its bytes, "altered" when
  * they do not match, undefined when it is missing. Every byte is hashed (93 MB of months at 100k
- * reviews): when there is much of it, on another thread, so that it goes on while this one
- * reads the data (the files are read into shared memory, which the thread is sent without a copy).
+ * reviews): when there is much of it, on the hashing thread (build/hashing.ts), so that it goes
+ * on while this one reads the data (the files are read into shared memory, sent without a copy).
  */
 export async function readChecked(paths: readonly string[]): Promise<(Buffer | "altered" | undefined)[]> {
   const read = await Promise.all(paths.map((path) => Promise.all([readShared(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)])));
   const jobs = read.flatMap(([bytes]) => (bytes ? [[bytes] as [Buffer]] : []));
   const size = jobs.reduce((n, [bytes]) => n + bytes.length, 0);
-  const digests = size >= WORTH_A_THREAD_BYTES ? await inWorkers<string>(new URL(import.meta.url), "sha256Hex", jobs, 1) : jobs.map(([bytes]) => sha256Hex(bytes));
+  const hashes = await Promise.all(jobs.map((run) => (size >= WORTH_A_THREAD_BYTES ? hashRunsAside(run, false) : hashRuns(run, false))));
+  const digests = hashes.map((h) => h.sha256);
   let next = 0;
   return read.map(([bytes, digest]) => (bytes === undefined ? undefined : digest === digests[next++] ? bytes : "altered"));
 }

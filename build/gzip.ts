@@ -4,10 +4,10 @@
  * file's gzip copy is its parts one after the other, wrapped once.
  */
 import { promisify } from "node:util";
-import { constants, crc32, deflateRaw, inflateRaw } from "node:zlib";
+import { constants, deflateRaw, inflateRaw } from "node:zlib";
 import type { JsonPiece } from "../core/json.ts";
-import { strongEtag } from "../core/dist/etag.ts";
-import { inWorker, WORTH_A_THREAD_BYTES } from "./threads.ts";
+import { etagOf } from "../core/dist/etag.ts";
+import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "./hashing.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
 const inflateRawAsync = promisify(inflateRaw);
@@ -50,21 +50,18 @@ export interface Checksums {
   crc: number;
 }
 
-/** A file's checksums, from its runs one after the other, on this thread. */
-export function checksumsHere(runs: readonly Uint8Array[]): Checksums {
-  return { etag: strongEtag(runs), crc: runs.reduce((crc, run) => crc32(run, crc), 0) };
-}
-
 /** Files of at most this many runs are cheap to send to another thread (reviews.json has two per month). */
 const FEW_RUNS = 1024;
 
 /**
- * A file's checksums: on another thread for a large file of few runs (reviews.json, its months'
- * JSON in shared memory, sent without a copy), while this one goes on with the figures.
+ * A file's checksums, from its runs one after the other: on the hashing thread (build/hashing.ts)
+ * for a large file of few runs (reviews.json, its months' JSON in shared memory), while this one
+ * goes on with the figures.
  */
-export function checksums(runs: readonly Uint8Array[], size: number): Promise<Checksums> {
-  if (size < WORTH_A_THREAD_BYTES || runs.length > FEW_RUNS) return Promise.resolve(checksumsHere(runs));
-  return inWorker<Checksums>(new URL(import.meta.url), "checksumsHere", runs);
+export async function checksums(runs: readonly Uint8Array[]): Promise<Checksums> {
+  const size = runs.reduce((n, run) => n + run.length, 0);
+  const { sha256, crc } = size >= WORTH_A_THREAD_BYTES && runs.length <= FEW_RUNS ? await hashRunsAside(runs, true) : hashRuns(runs, true);
+  return { etag: etagOf(sha256), crc: crc! };
 }
 
 /**

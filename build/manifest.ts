@@ -144,7 +144,7 @@ export class ManifestWriter {
     const path = join(this.dir, file);
     const data = runsOf(given ?? (await readFile(path)));
     const size = data.reduce((n, run) => n + run.length, 0);
-    const sums = await checksums(data, size);
+    const sums = await checksums(data);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
       const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", sums, parts), this.compressed(path, data, size, ".br", sums)]);

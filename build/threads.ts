@@ -8,8 +8,6 @@ import { COMPILED, loadable } from "./compiled.ts";
 
 /** Below this many reviews, work stays in this thread: starting a worker would cost more. */
 export const WORTH_A_THREAD = 5_000;
-/** Below this many bytes to hash, hashing stays in this thread. */
-export const WORTH_A_THREAD_BYTES = 16 << 20;
 
 const ENTRY = loadable(new URL("./threads-worker.ts", import.meta.url)).href;
 
@@ -39,6 +37,41 @@ export function sharedCopy(bytes: Uint8Array | string): Buffer {
   return out;
 }
 
+/**
+ * `module`'s export `name`, called on one worker thread kept for the process's life: started at
+ * the first call, then sent each call in turn (the function must not be async, so that results
+ * come back in order). It keeps the process alive only while a call waits for it; after a
+ * failure the next call starts another.
+ */
+export function keptWorker<T>(module: URL, name: string): (...args: unknown[]) => Promise<T> {
+  let worker: Worker | undefined;
+  const waiting: { resolve: (value: T) => void; reject: (error: unknown) => void }[] = [];
+  const start = () => {
+    const started = new Worker(bootstrap(), { eval: true, workerData: { module: loadable(module).href, name } satisfies Call });
+    started.on("message", (result: T) => {
+      waiting.shift()?.resolve(result);
+      if (waiting.length === 0) started.unref();
+    });
+    const fail = (error: unknown) => {
+      worker = undefined;
+      for (const w of waiting.splice(0)) w.reject(error);
+    };
+    started.once("error", fail);
+    started.once("exit", (code) => fail(new Error(`worker for ${name} exited with ${code}`)));
+    return started;
+  };
+  return (...args) =>
+    new Promise<T>((resolve, reject) => {
+      worker ??= start();
+      worker.ref();
+      waiting.push({ resolve, reject });
+      worker.postMessage(args);
+    });
+}
+
+/** A worker's first code: from source, a worker does not inherit tsx's hooks, so it registers them first. */
+const bootstrap = () => (COMPILED ? `import(${JSON.stringify(ENTRY)})` : `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`);
+
 /** `module`'s export `name` called with `args` in a new worker thread. */
 export async function inWorker<T>(module: URL, name: string, ...args: unknown[]): Promise<T> {
   return (await inWorkers<T>(module, name, [args], 1))[0]!;
@@ -55,9 +88,7 @@ export async function inWorkers<T>(module: URL, name: string, jobs: readonly unk
   let next = 0;
   const serve = () =>
     new Promise<void>((resolve, reject) => {
-      // From source, a worker does not inherit tsx's hooks: register them, then load the TypeScript.
-      const bootstrap = COMPILED ? `import(${JSON.stringify(ENTRY)})` : `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
-      const worker = new Worker(bootstrap, { eval: true, workerData: { module: loadable(module).href, name } satisfies Call });
+      const worker = new Worker(bootstrap(), { eval: true, workerData: { module: loadable(module).href, name } satisfies Call });
       workers.push(worker);
       let busy = false;
       const give = () => {
