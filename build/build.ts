@@ -28,10 +28,14 @@ import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
 import { later } from "./later.ts";
+import { joined } from "./content.ts";
 import { writeOwnerReport } from "./owner.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
 const PIECES_BYTES = 4_000_000;
+
+/** The most insights.json may weigh to be put together in one buffer (it is 250 MB at a million reviews). */
+const JOIN_BYTES = 64 << 20;
 
 /** The least a month's part of reviews.json may hold, on average, for the file's gzip copy to be made of them. */
 const PART_BYTES = 256 * 1024;
@@ -88,7 +92,10 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // 20k; 12% more at 5k, where the file is 1 MB: too small for it).
     check("insights.json", InsightsSchema, insights);
     const pieces = jsonPieces(insights);
-    const insightsJson = pieces.flatMap((p) => p.bytes);
+    const runs = pieces.flatMap((p) => p.bytes);
+    // Put together when it is not huge (a copy): the hashing thread then takes it without a copy
+    // of its 10,000-odd runs, and the compressors as it is.
+    const insightsJson = runs.reduce((n, run) => n + run.length, 0) <= JOIN_BYTES ? joined(runs) : runs;
     await writeContent(join(staging, "insights.json"), insightsJson);
     manifest.start("insights.json", { data: insightsJson, parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
     await writingPages;

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { piecesOf, writeContent } from "../../build/content.ts";
+import { joined, piecesOf, writeContent } from "../../build/content.ts";
 import { removeDir, tempDir } from "../helpers/data.ts";
 
 /** Runs as a JSON file's are: many small ones (a thousand more than one write takes), a few of megabytes, some empty. */
@@ -39,5 +39,12 @@ describe("a file's content as runs", () => {
     for (const run of large) expect(pieces).toContain(run);
     // The 3,000 small runs gathered: a piece before, between and after the large ones.
     expect(pieces.length).toBeLessThanOrEqual(large.length + 3);
+  });
+
+  it("is put together in shared memory, as the bytes the runs make", () => {
+    const runs = [Buffer.from("{\"a\":"), new Uint8Array(0), Buffer.from("é".repeat(3000)), Uint8Array.from([0x7d])];
+    const one = joined(runs);
+    expect(one.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(one.equals(Buffer.concat(runs))).toBe(true);
   });
 });
