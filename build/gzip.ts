@@ -23,10 +23,16 @@ export function deflatePart(text: string | Uint8Array, last = false): Promise<Bu
   return deflateRawAsync(typeof text === "string" ? Buffer.from(text) : text, { level: PART_LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
 }
 
-/** Whether `part` (a deflatePart that does not end the stream) holds exactly `text`. */
-export async function partHolds(part: Uint8Array, text: Uint8Array): Promise<boolean> {
+/** Whether `part` (a deflatePart that does not end the stream) holds exactly `runs`, one after the other. */
+export async function partHolds(part: Uint8Array, runs: readonly Uint8Array[]): Promise<boolean> {
   const inflated = await inflateRawAsync(part, { finishFlush: constants.Z_SYNC_FLUSH }).catch(() => undefined);
-  return inflated !== undefined && Buffer.compare(inflated, text) === 0;
+  if (inflated?.length !== runs.reduce((n, run) => n + run.length, 0)) return false;
+  let at = 0;
+  for (const run of runs) {
+    if (Buffer.compare(inflated.subarray(at, at + run.length), run) !== 0) return false;
+    at += run.length;
+  }
+  return true;
 }
 
 /**

@@ -112,12 +112,11 @@ export class ManifestWriter {
   async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
     const kept = this.cache?.compressed(digestOf("sha1", bytes, "base64"), ".deflate");
     if (kept) this.used.add(kept);
-    const text = Buffer.concat(bytes);
     const read = kept && (await readFile(kept).catch(() => undefined));
     // A kept part is used only if it inflates to the very bytes it stands for (README, "BUILD_CACHE_DIR").
-    if (read && (await partHolds(read, text))) return read;
+    if (read && (await partHolds(read, bytes))) return read;
     if (read) refused(kept!);
-    const part = await deflatePart(text);
+    const part = await deflatePart(Buffer.concat(bytes));
     if (kept) await this.cache!.keepBytes(part, kept);
     return part;
   }
