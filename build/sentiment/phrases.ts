@@ -94,6 +94,8 @@ const PATTERNS: [string, number][] = [
   // Follow-up and warranty.
   [`(?:came|come|comes|coming) (?:right )?back (?:out )?(?:for free|at no (?:extra )?(?:cost|charge)|free of charge|no charge|the next day|the same day|within|to (?:re ?treat|retreat|spray|check|re ?spray|follow up|finish|make it right))`, 1.8],
   [`(?:free|no charge|no cost|complimentary) (?:re ?treatments?|retreatments?|follow ups?|visits?|callbacks?|service calls?)|(?:at no|no) (?:extra |additional )?(?:cost|charge)`, 1.7],
+  // "They came back and sealed the gap without charging": the free fix, however grudging the review.
+  [`without (?:charging|an? (?:extra |additional )?charge|(?:any )?(?:extra |additional )?cost)(?: (?:me|us|extra|anything|for it))?`, 1.6],
   [`(?:honored|honoured|stood behind|stand behind|stands behind|backed|backs) (?:the |their |our |its |his )?(?:warranty|guarantee|work)`, 2],
   [`(?:wouldn't|would not|refused to|won't|will not|did not|didn't) (?:honor|honour|cover|come back|stand behind|refund)`, -2.2],
   [`(?:charged|charge|billed|bill) ${ME} (?:again|twice|for the (?:re ?treatment|follow up|callback|second visit))`, -1.8],

@@ -119,3 +119,16 @@ describe("readings the earlier audits' judges disagreed with", () => {
     expect(aspectsOf("Jake was 30 min late (he did call).")).not.toHaveProperty("thoroughness");
   });
 });
+
+describe("quotes shown on /insights/ that a reader would not file there", () => {
+  it("reads a free fix as a good follow-up, even in a one-star review that grudges it", () => {
+    expect(aspectsOf("they came back and sealed the vent gap without charging, like they should have")).toEqual({ follow_up: "positive" });
+  });
+
+  it("reads a date as a date: 'the day after New Year's' is no quick appointment, a walk through the attic no explanation", () => {
+    expect(aspectsOf("Marco came out the day after New Year's")).toEqual({});
+    // A visit the day after the call is.
+    expect(mentions("He came out the day after I called.", 5).map((m) => [m.aspect, m.polarity])).toEqual([["scheduling", "positive"]]);
+    expect(mentions("She walked me through everything.", 5).map((m) => [m.aspect, m.polarity])).toEqual([["communication", "positive"]]);
+  });
+});
