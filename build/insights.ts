@@ -37,7 +37,7 @@ export interface MentionRef {
   to: number;
 }
 
-/** Quotes shown with an aspect: the clearest of each polarity. */
+/** Quotes shown with an aspect: the clearest positive and negative ones. */
 const HIGHLIGHTS = 3;
 
 /** One of a month's clearest quotes of an aspect; `order` counts the aspect's mentions in the month. */
@@ -58,7 +58,7 @@ interface AspectPart {
   reviews: JsonPart;
   /** The reviews with at least one negative mention. */
   complaints: JsonPart;
-  /** The month's clearest quotes of each polarity. */
+  /** The month's clearest quotes of each polarity (none for neutral). */
   highlights: Said[][];
   faq: FaqPart;
 }
@@ -164,9 +164,10 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
       evidence: jsonPart(group.all),
       reviews: jsonPart(group.reviews),
       complaints: jsonPart(group.complaints),
-      // The clearest quotes of each polarity (the model's surest), newest first among equals.
-      highlights: group.said.map((candidates) =>
-        clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
+      // The clearest praise and complaints (the model's surest), newest first among equals; no
+      // neutral ones: most are the set-up of a story, and the model's weakest calls.
+      highlights: group.said.map((candidates, p) =>
+        POLARITIES[p] === "neutral" ? [] : clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
       ),
       faq: questions[a]!,
     })),

@@ -13,7 +13,7 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
   const withReviews = <T extends { review_count: number }>(list: T[]) => list.filter((e) => e.review_count > 0);
   const quotes = aspects
     .map((a) => {
-      const items = a.highlights.filter((h) => h.polarity !== "neutral").map((h) => `<li class="${h.polarity}"><q>${html(h.quote)}</q> <a href="${url(h.review_id)}">(${h.polarity}, read the review)</a></li>`);
+      const items = a.highlights.map((h) => `<li class="${h.polarity}"><q>${html(h.quote)}</q> <a href="${url(h.review_id)}">(${h.polarity}, read the review)</a></li>`);
       return items.length ? `<h3>${html(a.name)}</h3><ul class="quotes">${items.join("")}</ul>` : "";
     })
     .join("\n");

@@ -85,6 +85,8 @@ describe("aspects", () => {
     for (const a of insights.aspects) {
       expect(a.highlights.length).toBeGreaterThan(0);
       for (const h of a.highlights) {
+        // Praise and complaints only: neutral mentions are cited in the evidence.
+        expect(h.polarity).not.toBe("neutral");
         expect(a.evidence).toContainEqual({ review_id: h.review_id, polarity: h.polarity, from: h.from, to: h.to });
         expect(byId.get(h.review_id)!.text.slice(h.from, h.to)).toBe(h.quote);
       }
