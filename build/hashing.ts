@@ -31,8 +31,8 @@ export function hashRuns(runs: readonly Uint8Array[], withCrc: boolean): Hashes 
 
 let worker: ((runs: readonly Uint8Array[], withCrc: boolean) => Promise<Hashes>) | undefined;
 
-/** `hashRuns` on the hashing thread, started on first use. */
+/** `hashRuns` on the hashing thread, started on first use; here if the thread fails. */
 export function hashRunsAside(runs: readonly Uint8Array[], withCrc: boolean): Promise<Hashes> {
   worker ??= keptWorker<Hashes>(new URL(import.meta.url), "hashRuns");
-  return worker(runs, withCrc);
+  return worker(runs, withCrc).catch(() => hashRuns(runs, withCrc));
 }

@@ -53,6 +53,8 @@ export function keptWorker<T>(module: URL, name: string): (...args: unknown[]) =
       if (waiting.length === 0) started.unref();
     });
     const fail = (error: unknown) => {
+      // Its "exit" follows its "error": by then another may have been started.
+      if (worker !== started) return;
       worker = undefined;
       for (const w of waiting.splice(0)) w.reject(error);
     };
