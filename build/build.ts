@@ -28,7 +28,7 @@ import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
 import { later } from "./later.ts";
-import { joined } from "./content.ts";
+import { sharedCopy } from "./threads.ts";
 import { writeOwnerReport } from "./owner.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
@@ -95,7 +95,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const runs = pieces.flatMap((p) => p.bytes);
     // Put together when it is not huge (a copy): the hashing thread then takes it without a copy
     // of its 10,000-odd runs, and the compressors as it is.
-    const insightsJson = runs.reduce((n, run) => n + run.length, 0) <= JOIN_BYTES ? joined(runs) : runs;
+    const insightsJson = runs.reduce((n, run) => n + run.length, 0) <= JOIN_BYTES ? sharedCopy(runs) : runs;
     await writeContent(join(staging, "insights.json"), insightsJson);
     manifest.start("insights.json", { data: insightsJson, parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
     await writingPages;

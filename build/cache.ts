@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import { decodePart, DIGEST, encodePart, readChecked } from "./cache-file.ts";
 import { writeContent } from "./content.ts";
-import { digestOf } from "../core/dist/etag.ts";
+import { hashRuns } from "./hashing.ts";
 import { COMPILED } from "./compiled.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -100,8 +100,6 @@ async function versionsOfCode(): Promise<Versions> {
   return Object.fromEntries(Object.entries(CODE).map(([kind, code]) => [kind, version(code)])) as Versions;
 }
 
-const sha256 = (runs: readonly Uint8Array[]) => digestOf("sha256", runs, "hex");
-
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
   /** Parts read and checked ahead (`readAhead`), by their kind's prefix, then by file. */
@@ -176,7 +174,7 @@ export class BuildCache {
     const runs = encodePart(version, value);
     const path = join(this.dir, part);
     // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
-    const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256(runs))));
+    const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, hashRuns(runs, false).sha256)));
     this.writing.push(written);
     return written;
   }
@@ -246,6 +244,11 @@ export class Store<T> {
   /** The part, or undefined when it is missing, from other code, or broken (build/cache.ts: read). */
   get(name?: string): Promise<T | undefined> {
     return this.cache.read<T>(this.file(name), this.version);
+  }
+
+  /** Start reading and checking this kind's named parts ahead (BuildCache.readAhead). */
+  readAhead(): void {
+    this.cache.readAhead(this.prefix);
   }
 
   /** Keep the part; written while the build goes on (BuildCache.settled waits for it). */

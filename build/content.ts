@@ -43,20 +43,6 @@ export function* piecesOf(content: Content): Generator<Uint8Array> {
 }
 
 /**
- * Runs of bytes put together into one, in shared memory: sent to another thread without a copy
- * (build/hashing.ts), and compressed as it is.
- */
-export function joined(runs: readonly Uint8Array[]): Buffer {
-  const out = Buffer.from(new SharedArrayBuffer(runs.reduce((n, run) => n + run.length, 0)));
-  let at = 0;
-  for (const run of runs) {
-    out.set(run, at);
-    at += run.length;
-  }
-  return out;
-}
-
-/**
  * Write a file's content: its runs as they are, up to a thousand in one call (writev). Written
  * run by run, each is a round trip through libuv's threads, and insights.json has tens of
  * thousands of runs (docs/benchmarks.md, "the build compiled").

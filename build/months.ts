@@ -89,7 +89,7 @@ const monthParts = (cache: BuildCache) => cache.store<MonthPart>("months", "mont
 const analyses = (cache: BuildCache) => cache.store<Analysis>("analysis", "analysis");
 
 /** Start reading the kept months' parts, while the build reads its data (BuildCache.readAhead). */
-export const readMonthsAhead = (cache: BuildCache) => cache.readAhead("month");
+export const readMonthsAhead = (cache: BuildCache) => monthParts(cache).readAhead();
 
 /** A month's texts' mentions: each text's hash, and their encodings one after the other. */
 interface Analysis {

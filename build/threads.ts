@@ -18,17 +18,26 @@ export interface Call {
 }
 
 /**
- * The same bytes (or a text's UTF-8) in memory that a worker is sent without a copy: a view on
- * a SharedArrayBuffer, which cloning shares. The months' JSON is made so once: at a million
- * reviews the pages' worker was otherwise sent its own copy of all of it (the size of
- * reviews.json) while the figures ran.
+ * The same bytes (or a text's UTF-8, or runs of bytes one after the other) in memory that a
+ * worker is sent without a copy: a view on a SharedArrayBuffer, which cloning shares. The months'
+ * JSON is made so once: at a million reviews the pages' worker was otherwise sent its own copy of
+ * all of it (the size of reviews.json) while the figures ran.
  */
-export function sharedCopy(bytes: Uint8Array | string): Buffer {
+export function sharedCopy(bytes: Uint8Array | string | readonly Uint8Array[]): Buffer {
   if (typeof bytes === "string") {
     // Written there directly: through a Buffer first, a million reviews' JSON waited in
     // buffers the garbage collector had not freed yet.
     const out = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(bytes)));
     out.write(bytes);
+    return out;
+  }
+  if (!(bytes instanceof Uint8Array)) {
+    const out = Buffer.from(new SharedArrayBuffer(bytes.reduce((n, run) => n + run.length, 0)));
+    let at = 0;
+    for (const run of bytes) {
+      out.set(run, at);
+      at += run.length;
+    }
     return out;
   }
   if (bytes.buffer instanceof SharedArrayBuffer) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

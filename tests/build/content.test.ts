@@ -2,7 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { joined, piecesOf, writeContent } from "../../build/content.ts";
+import { piecesOf, writeContent } from "../../build/content.ts";
+import { sharedCopy } from "../../build/threads.ts";
 import { removeDir, tempDir } from "../helpers/data.ts";
 
 /** Runs as a JSON file's are: many small ones (a thousand more than one write takes), a few of megabytes, some empty. */
@@ -43,7 +44,7 @@ describe("a file's content as runs", () => {
 
   it("is put together in shared memory, as the bytes the runs make", () => {
     const runs = [Buffer.from("{\"a\":"), new Uint8Array(0), Buffer.from("é".repeat(3000)), Uint8Array.from([0x7d])];
-    const one = joined(runs);
+    const one = sharedCopy(runs);
     expect(one.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(one.equals(Buffer.concat(runs))).toBe(true);
   });
