@@ -31,9 +31,9 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
  */
 export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   /** Each text's aspect mentions; the model's weights are a file, read at run time. */
-  analysis: { entries: ["build/sentiment/parallel.ts"], files: ["build/sentiment/model.json", "build/sentiment/clusters.json"] },
+  analysis: { entries: ["build/sentiment/parallel.ts"], files: ["build/sentiment/model.json", "build/sentiment/model.weights", "build/sentiment/clusters.json"] },
   /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
-  months: { entries: ["build/months.ts"], files: ["build/sentiment/model.json"] },
+  months: { entries: ["build/months.ts"], files: ["build/sentiment/model.json", "build/sentiment/model.weights"] },
   /** Whether a line is a valid review as it stands. */
   verbatim: { entries: ["build/load.ts"] },
   /**

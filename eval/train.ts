@@ -1,18 +1,17 @@
 /**
  * `npm run train:sentiment`: trains the aspect-polarity model on the training parts of every
  * labelled set (eval/sets.ts), chooses its settings by accuracy on the validation parts, and
- * writes build/sentiment/model.json. Deterministic: examples are shuffled by a seeded generator
- * and summed in a fixed order, so the same data gives the same weights.
+ * writes build/sentiment/model.json and model.weights. Deterministic: examples are shuffled by a
+ * seeded generator and summed in a fixed order, so the same data gives the same weights.
  *
  * The model is a multinomial logistic regression fitted by AdaGrad with L2 regularisation, its
  * weights averaged over the updates (averaging steadies a model fitted by stochastic steps).
  */
-import { writeFileSync } from "node:fs";
 import { labelledSets, type Labelled } from "./sets.ts";
 import { seededRandom } from "../build/synth/random.ts";
 import { analyse, targetTokens } from "../build/sentiment/engine.ts";
 import { featuresOf, type Features } from "../build/sentiment/features.ts";
-import { CLASSES, decide, fromWeights, rowsOf, scores, type Model, type ModelFile } from "../build/sentiment/model.ts";
+import { CLASSES, decide, fromWeights, rowsOf, scores, WEIGHT_SCALE, writeSaved, type Model, type ModelFile, type SavedModel } from "../build/sentiment/model.ts";
 import { sentenceAt, type Span } from "../build/sentiment/text.ts";
 
 export interface Example {
@@ -137,17 +136,17 @@ export function accuracy(m: Model, examples: readonly Example[]): number {
 }
 
 /** Weights rounded to 4 decimals, features whose weights all round to 0 left out. */
-export function toFile(m: Model, trained: ModelFile["trained"]): ModelFile {
+export function toFile(m: Model, trained: ModelFile["trained"]): SavedModel {
   const features: string[] = [];
   const weights: number[] = [];
   for (const [name, row] of rowsOf(m).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const rounded = Array.from(row, (x) => Math.round(x * 1e4) / 1e4 || 0);
+    const rounded = Array.from(row, (x) => Math.round(x * WEIGHT_SCALE) / WEIGHT_SCALE || 0);
     if (rounded.some((x) => x !== 0)) {
       features.push(name);
       weights.push(...rounded);
     }
   }
-  return { version: 2, trained, classes: [...CLASSES], features, weights };
+  return { file: { version: 3, trained, classes: [...CLASSES], features }, weights };
 }
 
 /** The candidates compared on the validation parts: logistic regressions and averaged perceptrons. */
@@ -174,13 +173,13 @@ async function main() {
     console.log(`${(mean * 100).toFixed(1)}%  ${validation.map((v, i) => `${v.name} ${(each[i]! * 100).toFixed(1)}`).join("  ")}  ${JSON.stringify({ ...settings, inDomain })}`);
     if (!best || mean > best.mean) best = { mean, settings: { ...settings, inDomain }, model: m };
   }
-  const file = toFile(best!.model, {
+  const saved = toFile(best!.model, {
     sets: sets.map((s) => `${s.name}: ${s.train.length} training targets`),
     examples: sets.reduce((n, s) => n + s.train.length, 0),
     settings: { ...best!.settings },
   });
-  writeFileSync(new URL("../build/sentiment/model.json", import.meta.url), JSON.stringify(file) + "\n");
-  console.log(`chosen ${JSON.stringify(best!.settings)}: mean validation accuracy ${(best!.mean * 100).toFixed(1)}%, ${file.features.length} features`);
+  writeSaved(saved);
+  console.log(`chosen ${JSON.stringify(best!.settings)}: mean validation accuracy ${(best!.mean * 100).toFixed(1)}%, ${saved.file.features.length} features`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
