@@ -15,7 +15,7 @@ import { JsonList, jsonPart, type JsonPart } from "../core/json.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
-import { clearest, faq, faqParts, type FaqPart } from "./faq.ts";
+import { asExamples, clearest, faq, faqParts, type FaqPart } from "./faq.ts";
 import { byQuarter, summarise } from "./summary.ts";
 import { findTopics, type Phrases } from "./topics.ts";
 import { credits, type Named } from "./attribution.ts";
@@ -97,6 +97,7 @@ export interface MonthFigures {
  */
 export function monthFigures(reviews: readonly PublicReview[], found: readonly Mention[][], phrases: Phrases, technicians: readonly Named[] = []): MonthFigures {
   const aspectIndex = new Map(ASPECTS.map((d, i) => [d.id, i]));
+  const examples = reviews.map((review, i) => asExamples(review.rating, review.text, found[i]!));
   const ratingCounts = [0, 0, 0, 0, 0];
   for (const r of reviews) ratingCounts[r.rating - 1]!++;
   const withTechnicians = reviews.filter((r) => r.technicians.length > 0);
@@ -122,7 +123,7 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
   };
   reviews.forEach((review, index) => {
     const coded: Coded[] = [];
-    const mentions = found[index]!;
+    const mentions = examples[index]!;
     const credited = credits(review, mentions, technicians);
     for (const m of mentions) {
       const a = aspectIndex.get(m.aspect)!;
@@ -151,7 +152,7 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
       })),
     ]),
   ) as MonthFigures["entities"];
-  const questions = faqParts(reviews.map((review, i) => ({ review, mentions: found[i] as Mention[] })));
+  const questions = faqParts(reviews.map((review, i) => ({ review, mentions: examples[i]! })));
   return {
     quarter: quarterOf(reviews[0]!.date),
     count: reviews.length,
@@ -164,7 +165,7 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
       evidence: jsonPart(group.all),
       reviews: jsonPart(group.reviews),
       complaints: jsonPart(group.complaints),
-      // The clearest praise and complaints (the model's surest), newest first among equals; no
+      // The clearest praise and complaints (faq.ts's asExamples), newest first among equals; no
       // neutral ones: most are the set-up of a story, and the model's weakest calls.
       highlights: group.said.map((candidates, p) =>
         POLARITIES[p] === "neutral" ? [] : clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),

@@ -124,7 +124,11 @@ export function classifyIn(analysis: Analysis, target: Span, others: readonly Sp
   const [best, second] = [...s].sort((a, b) => b - a);
   const ranges = others.map((o) => targetTokens(words, o)).filter(([x, y]) => y < first || x > last);
   const polarity = overruled(analysis, last, reading) ?? decide(s);
-  return { polarity, score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence, ranges) };
+  // A verdict its own clause says nothing of is quoted with the "but" clause after it, even where
+  // that clause names another target: "They came back out, but then they wanted to charge me…"
+  // is a complaint about the return visit, and "They came back out," alone would read as praise.
+  const quoted = reading.own === 0 && polarity !== "neutral" ? [] : ranges;
+  return { polarity, score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence, quoted) };
 }
 
 /**

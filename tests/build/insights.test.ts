@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
 import type { AspectFigures, EntityFigures, Insights } from "../../build/insights.ts";
 import { ASPECTS, mentions } from "../../build/sentiment/aspects.ts";
-import { verdict } from "../../build/faq.ts";
+import { asExamples, verdict } from "../../build/faq.ts";
 import { starsApart } from "../../build/summary.ts";
 import { credits } from "../../build/attribution.ts";
 import { builtDist } from "../helpers/sidecar.ts";
@@ -93,6 +93,23 @@ describe("aspects", () => {
     }
   });
 
+  it("highlight clear examples first: the review's stars agree and the words are about that aspect alone", () => {
+    const all = reviews.map((r) => ({ r, found: mentions(r.text, r.rating) }));
+    const clear = ({ r, found }: (typeof all)[number], m: (typeof found)[number]) =>
+      (m.polarity === "positive" ? r.rating >= 3 : r.rating <= 3) && found.every((o) => o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
+    let checked = 0;
+    for (const a of insights.aspects) {
+      for (const polarity of ["positive", "negative"] as const) {
+        const shown = a.highlights.filter((h) => h.polarity === polarity);
+        const clearOnes = all.flatMap((x) => x.found.filter((m) => m.aspect === a.id && m.polarity === polarity && clear(x, m)).map((m) => `${x.r.id} ${m.quote.from}`));
+        if (new Set(clearOnes).size < shown.length + 2) continue;
+        checked++;
+        for (const h of shown) expect(clearOnes, `${a.id} ${polarity}: ${h.quote}`).toContain(`${h.review_id} ${h.from}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it("find both praise and complaints where the reviews hold both", () => {
     const price = insights.aspects.find((a) => a.id === "price")!;
     expect(price.positive).toBeGreaterThan(0);
@@ -120,7 +137,7 @@ describe("entities", () => {
       expect(e.last_review_date).toBe(list.map((r) => r.date).sort().at(-1));
       // A technician's mentions are those about their visit (build/attribution.ts); a service's or a town's, all of its reviews'.
       const found = list.flatMap((r) => {
-        const all = mentions(r.text, r.rating).map((m) => ({ ...m, review: r }));
+        const all = asExamples(r.rating, r.text, mentions(r.text, r.rating)).map((m) => ({ ...m, review: r }));
         if (kind !== "technicians") return all;
         const credited = credits(r, all, technicians);
         return all.filter((_, k) => credited[k]!.includes(e.id));
@@ -128,7 +145,7 @@ describe("entities", () => {
       for (const p of e.aspects) {
         const of = found.filter((m) => m.aspect === p.id);
         expect([p.positive, p.negative, p.neutral, p.total]).toEqual(["positive", "negative", "neutral"].map((x) => of.filter((m) => m.polarity === x).length).concat(of.length));
-        // Its quotes: one of its own mentions, word for word, the clearest of its polarity.
+        // Its quotes: one of its own mentions, word for word, the clearest example of its polarity.
         expect(p.quotes.length).toBeLessThanOrEqual(2);
         for (const q of p.quotes) {
           const own = of.filter((m) => m.polarity === q.polarity);

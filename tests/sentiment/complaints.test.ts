@@ -41,7 +41,8 @@ describe("complaints an owner must not miss", () => {
     // "Label: value" is one clause.
     ["Punctuality: 2.", "punctuality", "negative"],
     ["Would've been 5 stars if he'd been on time", "punctuality", "negative"],
-    ["I would've liked a phone call before they did the extra work, not after.", "communication", "negative"],
+    // Extra work without asking first: the charge (as two blind readers filed it), not the explaining.
+    ["I would've liked a phone call before they did the extra work, not after.", "billing", "negative"],
   ] as const)("%s: %s %s", (words, aspect, polarity) => {
     expect(aspectsOf(words)).toMatchObject({ [aspect]: polarity });
   });
