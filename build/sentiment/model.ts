@@ -28,7 +28,7 @@ export interface ModelFile {
 /** A model as saved: its file and its weights, rounded to 1 / WEIGHT_SCALE. */
 export interface SavedModel {
   file: ModelFile;
-  weights: number[];
+  weights: ArrayLike<number>;
 }
 
 export const WEIGHT_SCALE = 1e4;
@@ -49,18 +49,18 @@ let loaded: Model | undefined;
 export function model(): Model {
   if (!loaded) {
     const { file, weights } = readSaved();
-    loaded = { index: new Map(file.features.map((name, i) => [name, i])), weights: Float64Array.from(weights) };
+    loaded = { index: new Map(file.features.map((name, i) => [name, i])), weights };
   }
   return loaded;
 }
 
 /** The committed model's files, checked against each other. */
-export function readSaved(): SavedModel {
+export function readSaved(): SavedModel & { weights: Float64Array } {
   const file = JSON.parse(readFileSync(FILES.json, "utf8")) as ModelFile;
   if (file.version !== 3 || file.classes.join() !== CLASSES.join()) throw new Error("build/sentiment/model.json: not a model of this version; run npm run train:sentiment");
   const bytes = readFileSync(FILES.weights);
   if (bytes.length !== file.features.length * K * 4) throw new Error(`build/sentiment/model.weights: ${bytes.length} bytes where model.json's ${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`);
-  const weights = new Array<number>(bytes.length / 4);
+  const weights = new Float64Array(bytes.length / 4);
   for (let i = 0; i < weights.length; i++) weights[i] = bytes.readInt32LE(i * 4) / WEIGHT_SCALE;
   return { file, weights };
 }
@@ -68,7 +68,7 @@ export function readSaved(): SavedModel {
 /** Write a model's two files. */
 export function writeSaved({ file, weights }: SavedModel): void {
   const bytes = Buffer.alloc(weights.length * 4);
-  weights.forEach((w, i) => bytes.writeInt32LE(Math.round(w * WEIGHT_SCALE), i * 4));
+  for (let i = 0; i < weights.length; i++) bytes.writeInt32LE(Math.round(weights[i]! * WEIGHT_SCALE), i * 4);
   writeFileSync(FILES.json, JSON.stringify(file) + "\n");
   writeFileSync(FILES.weights, bytes);
 }

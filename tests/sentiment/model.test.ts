@@ -56,7 +56,7 @@ describe("the committed model (build/sentiment/model.json and model.weights)", (
     const examples = sets.flatMap((s) => examplesOf(s.train, s.domain === "home services" ? inDomain! : 1));
     const again = toFile(train(examples, settings), file.trained);
     expect(again.file.features).toEqual(file.features);
-    expect(again.weights).toEqual(weights);
+    expect(Float64Array.from(again.weights)).toEqual(weights);
   });
 
   // Floors a little under the figures measured when the model was chosen (docs/insights-method.md).
