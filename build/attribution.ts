@@ -40,9 +40,9 @@ function namings(text: string, technicians: readonly Named[], tagged: readonly s
 }
 
 /**
- * One pattern for every first name (a review's text is read once, not once per name: at 100k
- * reviews a pattern per name took 0.4 s of the insights), with the technicians who have each
- * name; made once per list of technicians (a build's).
+ * One pattern for every first name (a review's text is read once, not once per name:
+ * docs/benchmarks.md), with the technicians who have each name; made once per list of
+ * technicians (a build's).
  */
 const patterns = new WeakMap<readonly Named[], { pattern: RegExp | undefined; byFirst: Map<string, Named[]> }>();
 

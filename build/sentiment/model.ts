@@ -15,8 +15,8 @@ export const CLASSES: readonly Polarity[] = POLARITIES;
  * The model as committed: model.json, the features in order (and how the model was trained), and
  * model.weights, each feature's weight for each class (in the order of `classes`), one feature
  * after the other, as little-endian 32-bit integers of the weight × WEIGHT_SCALE. Kept apart from
- * the JSON, the weights are read without parsing 190,000 numbers (40 ms on every thread that
- * judges, before its first review).
+ * the JSON, the weights are read without parsing 190,000 numbers, on every thread that judges,
+ * before its first review (docs/benchmarks.md).
  */
 export interface ModelFile {
   version: 3;
