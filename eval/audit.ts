@@ -33,6 +33,7 @@ export const ROUNDS: Record<string, string> = {
   "round-7": "audit-7-2026-11-26",
   "round-8": "audit-8-2026-11-26",
   "round-9": "audit-9-2026-11-26",
+  "round-10": "audit-10-2026-11-27",
 };
 
 /**
@@ -44,6 +45,8 @@ export const ROUNDS: Record<string, string> = {
 export const MEASURED = "round-7";
 // Round 9, drawn after the changes of 2026-11-26 (late), found no unread mention of a 1-3 star
 // review left: 50 mentions of 4-5 star reviews and a recall check, kept as a record (docs/audit.md).
+// Round 10 (2026-11-27) is a recall check alone, drawn and judged before the recall terms of that
+// day were written from rounds 5-9's misses; its own misses are not read, so it stays held out.
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of

@@ -48,6 +48,15 @@ const PATTERNS: [string, number][] = [
   [`waste of (?:money|time)`, -2.5],
   [`(?:barely|hardly|never|didn't|did not|doesn't|does not) (?:made|make|makes|put|puts) (?:a|any) dent|wore off|wears off|wearing off|eye watering`, -1.8],
   [`(?:got|get|gets|getting|still getting|was|were|been) (?:bit|bitten)|bit again|bites again`, -2],
+  // The pests back or still there, told without naming them (the recall checks of rounds 5-9).
+  [`(?:they're|they are) still (?:in the|all over|everywhere|coming (?:in|back|out))|(?:hearing|hear|seeing|see|finding|find) (?:something|them|it|more|one|another)(?: \\w+){0,6} again`, -2],
+  [`(?:days?|weeks?|months?) later(?: ,)? (?:nothing|not a (?:single )?(?:one|thing|sign))|(?:quiet|silent|peaceful) (?:ever )?since|(?:only|just) (?:found|seen|saw|had) (?:one|1|a single)(?: dead)?(?: ones?)? since`, 2],
+  // What the customer would not have found, found: praise of the visit.
+  [`(?:i|we) (?:never|would never|wouldn't|would not) (?:would |have |would have )?(?:found|noticed|spotted|seen|thought (?:to check|of))`, 1.6],
+  [`(?:can|could) (?:actually|finally|now) (?:sit|eat|be|go) outside`, 1.8],
+  [`(?:just |only )?wish (?:they|you|there) (?:had|were) more`, -1.3],
+  // A complaint that the visit should have found it: "That should have been done the first time".
+  [`(?:should have|should've|could have|could've|if it had|if they had|if he had|if she had) (?:been )?(?:done|found|figured (?:it )?out|caught|sealed|fixed|spotted)(?: \\w+){0,3} the first time`, -1.8],
   // Punctuality.
   [`(?:right|exactly|bang|spot) on time|on the dot|right when (?:he|she|they) said`, 2],
   [`on time`, 1.8],

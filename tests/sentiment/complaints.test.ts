@@ -127,9 +127,46 @@ describe("quotes shown on /insights/ that a reader would not file there", () => 
   });
 
   it("reads a date as a date: 'the day after New Year's' is no quick appointment, a walk through the attic no explanation", () => {
-    expect(aspectsOf("Marco came out the day after New Year's")).toEqual({});
+    // What the walk through the attic found is the visit's thoroughness (2026-11-27, for recall).
+    expect(aspectsOf("Marco came out the day after New Year's")).toEqual({ thoroughness: "positive" });
     // A visit the day after the call is.
     expect(mentions("He came out the day after I called.", 5).map((m) => [m.aspect, m.polarity])).toEqual([["scheduling", "positive"]]);
     expect(mentions("She walked me through everything.", 5).map((m) => [m.aspect, m.polarity])).toEqual([["communication", "positive"]]);
+  });
+});
+
+describe("quotes a blind reading of /insights/ found wrong (2026-11-27)", () => {
+  it("quotes a return visit's complaint with the 'but' that makes it one", () => {
+    const m = read("They came back out, but then they wanted to charge me").found.find((x) => x.aspect === "follow_up");
+    expect(m?.polarity).toBe("negative");
+    expect(m?.quoted).toBe('They came back out, but then they wanted to charge me for "additional exclusion work".');
+  });
+
+  it("files 'the communication' alone under no aspect, an inspection that was clean under effectiveness, the office making it right under the office", () => {
+    expect(aspectsOf("the communication was bad.")).toEqual({});
+    expect(aspectsOf("Follow up was clean.")).toEqual({ effectiveness: "positive" });
+    expect(aspectsOf("Karen called and offered to pay for a carpet cleaning")).toEqual({ office: "positive" });
+    expect(aspectsOf("Sent photos, waited 4 days.")).toEqual({});
+    expect(aspectsOf("ASK me first.")).toEqual({ billing: "negative" });
+  });
+});
+
+describe("opinions the recall checks of rounds 5-9 missed (2026-11-27)", () => {
+  it.each([
+    ["Quiet ever since.", "effectiveness", "positive"],
+    ["Two weeks later, nothing.", "effectiveness", "positive"],
+    ["they're still in the kitchen every night", "effectiveness", "negative"],
+    ["now I'm hearing something in the wall by the garage again", "effectiveness", "negative"],
+    ["Mosquitoes by the pool are way down.", "effectiveness", "positive"],
+    ["That should have been done the first time.", "thoroughness", "negative"],
+    ["He found entry points we never would have found", "thoroughness", "positive"],
+    ["Marco came in after hours so we didn't have to close", "scheduling", "positive"],
+    ["Marco is the real deal.", "professionalism", "positive"],
+  ] as const)("%s: %s %s", (words, aspect, polarity) => {
+    expect(aspectsOf(words)).toMatchObject({ [aspect]: polarity });
+  });
+
+  it("reads more gaps found as the reason a bill went up, not as thoroughness", () => {
+    expect(aspectsOf("the estimate went up a little once he found more gaps")).not.toHaveProperty("thoroughness");
   });
 });
