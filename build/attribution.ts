@@ -7,10 +7,13 @@
  *   calls, billing, the guarantee) never enter a technician's profile;
  * - and it is about that technician: the technician named in its sentence; else, in a review of
  *   several technicians, all of them when the sentence speaks of them together ("they", "both");
- *   else the one named last before it in the review (the subject carries on: "Marco came out. He
- *   sealed…"); else, when the review tags one technician, that one. A mention in a review that
- *   tags several technicians and names none before it is nobody's. Names are first names, told
- *   apart by an initial ("Chris P.") or by which technicians the review tags.
+ *   no one when it names no technician but is about nobody in particular or names someone else
+ *   ("Nobody came.", "Becca was nice"), or when it comes before the update of an edited review
+ *   that first names its technician in the update; else the one named last before it in the
+ *   review (the subject carries on: "Marco came out. He sealed…"); else, when the review tags one
+ *   technician, that one. A mention in a review that tags several technicians and names none
+ *   before it is nobody's. Names are first names, told apart by an initial ("Chris P.") or by
+ *   which technicians the review tags.
  */
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { sentences, type Span } from "./sentiment/text.ts";
@@ -61,6 +64,25 @@ function namePattern(technicians: readonly Named[]): { pattern: RegExp | undefin
   return made;
 }
 
+/**
+ * A sentence about nobody in particular or about someone else: "Nobody came.", "nobody really
+ * explained why it cost more" (the company's), "Becca was nice when I finally reached her" (a
+ * name that is no technician's: the office's staff, a landlord). Its mentions are no technician's.
+ */
+const NOBODY = /\b(?:nobody|no one|noone)\b/i;
+const SOMEONE = /(?:^|[^\w'-])([A-Z][a-z]+)(?= (?:was|is|were|called|answered|said|told|from|at the office|in the office|got back|returned|picked up|scheduled|booked|kept)\b)/g;
+const NOT_NAMES = new Set(["I", "It", "He", "She", "They", "We", "You", "This", "That", "There", "Which", "Who", "What", "Everything", "Everyone", "Service", "Treatment", "Price", "Office", "Company", "Tech", "Technician", "Team", "Crew", "Nobody", "Someone", "Somebody", "Update", "Edit", "Overall", "Communication", "Scheduling", "Booking"]);
+
+function aboutSomeoneElse(sentence: string, technicians: readonly Named[]): boolean {
+  if (NOBODY.test(sentence)) return true;
+  const { byFirst } = namePattern(technicians);
+  for (const m of sentence.matchAll(SOMEONE)) if (!NOT_NAMES.has(m[1]!) && !byFirst.has(m[1]!)) return true;
+  return false;
+}
+
+/** Where an edited review's update starts: "Update:", "EDIT -" at the start of a line or sentence. */
+const UPDATE = /(?:^|[\n.!?]\s*)(?:update|edit|edited|updated)\b\s*(?:\d+\s*)?[:\-\u2013\u2014]/i;
+
 /** A sentence about several people at once: "they were professional", "both were on time". */
 const PLURAL = /\b(?:they|both|the guys|the techs|the technicians|the team|the crew)\b/i;
 
@@ -70,12 +92,17 @@ export function credits(review: { text: string; technicians: readonly string[] }
   if (tagged.length === 0 || !found.some((m) => VISIT.has(m.aspect))) return found.map(() => []);
   const named = namings(review.text, technicians, tagged);
   const spans: Span[] = sentences(review.text);
+  // An edited review whose technician is first named in its update ("Update: … they sent Priya
+  // out"): what it said before the update was about an earlier visit, nobody's here.
+  const update = review.text.search(UPDATE);
+  const before = update > 0 && named.length > 0 && named[0]!.at > update ? update : -1;
   return found.map((m) => {
-    if (!VISIT.has(m.aspect)) return [];
+    if (!VISIT.has(m.aspect) || m.term.from < before) return [];
     const sentence = spans.find((s) => m.term.from >= s.from && m.term.from < s.to);
     const inSentence = sentence ? named.filter((n) => n.at >= sentence.from && n.at < sentence.to) : [];
     const ids = new Set(inSentence.map((n) => n.id));
     if (ids.size === 1) return [...ids];
+    if (ids.size === 0 && sentence && aboutSomeoneElse(review.text.slice(sentence.from, sentence.to), technicians)) return [];
     // Several named in the sentence: the nearest before the term, or the first after it.
     if (ids.size > 1) return [(inSentence.filter((n) => n.at <= m.term.from).at(-1) ?? inSentence[0]!).id];
     // "They were professional" in a review of two technicians' visit: both.

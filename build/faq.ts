@@ -18,7 +18,8 @@ type FaqEntry = InsightsWith<JsonList>["faq"][number];
  * quote of an aspect is first one its review's stars agree with (praise in a review of 3 stars or
  * more, a complaint in one of 3 or fewer), then one about this aspect alone (its quote shares no
  * words with another aspect's), then one that says something on its own (four words or more:
- * "ASK me first." needs its review), and only then the one the model is surest of. A blind
+ * "ASK me first." needs its review), and only then the one the model is surest of; a call the
+ * model is unsure of comes after all of them. A blind
  * reading of the quotes on /insights/ (2026-11-27, docs/audit.md) found 8 of 75 wrong, most of
  * them a sentence about several aspects shown under one ("Dana was great, thorough and explained
  * everything." as courtesy) or a complaint the review's own update took back.
@@ -28,12 +29,23 @@ export function asExamples(rating: number, text: string, mentions: readonly Ment
     const agrees = m.polarity === "positive" ? rating >= 3 : m.polarity === "negative" ? rating <= 3 : false;
     const alone = mentions.every((o) => o === m || o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
     const says = wordsIn(text, m.quote.from, m.quote.to, 4) >= 4;
+    // A call the model is unsure of is no example, whatever else it has.
+    if (m.margin < UNSURE) return { ...m };
     return { ...m, margin: m.margin + (agrees ? 4 * RANK : 0) + (alone ? 2 * RANK : 0) + (says ? RANK : 0) };
   });
 }
 
 /** More than any margin the model gives (the lead of one class's log-odds over the next). */
 const RANK = 1000;
+
+/** Whether an example's quote is about its aspect alone (asExamples's middle rank): the quotes shown with an aspect must be. */
+export const aboutItAlone = (margin: number) => (Math.floor(margin / RANK) & 2) !== 0;
+
+/**
+ * Below this lead the model's call is a guess ("The tech told us the attic was sealed up.", a
+ * complaint by 0.04, is a fact): such a mention comes after every other as an example.
+ */
+const UNSURE = 0.25;
 
 /** How many words `text` has from `from` to `to`, counted up to `most`. */
 function wordsIn(text: string, from: number, to: number, most: number): number {

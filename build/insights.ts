@@ -15,7 +15,7 @@ import { JsonList, jsonPart, type JsonPart } from "../core/json.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
-import { asExamples, clearest, faq, faqParts, type FaqPart } from "./faq.ts";
+import { aboutItAlone, asExamples, clearest, faq, faqParts, type FaqPart } from "./faq.ts";
 import { byQuarter, summarise } from "./summary.ts";
 import { findTopics, type Phrases } from "./topics.ts";
 import { credits, type Named } from "./attribution.ts";
@@ -165,10 +165,12 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
       evidence: jsonPart(group.all),
       reviews: jsonPart(group.reviews),
       complaints: jsonPart(group.complaints),
-      // The clearest praise and complaints (faq.ts's asExamples), newest first among equals; no
-      // neutral ones: most are the set-up of a story, and the model's weakest calls.
+      // The clearest praise and complaints (faq.ts's asExamples), newest first among equals, each
+      // about its aspect alone (a quote about several was shown under the wrong one: fewer than
+      // three rather than that); no neutral ones: most are the set-up of a story, and the model's
+      // weakest calls.
       highlights: group.said.map((candidates, p) =>
-        POLARITIES[p] === "neutral" ? [] : clearest(candidates, HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
+        POLARITIES[p] === "neutral" ? [] : clearest(candidates.filter((x) => aboutItAlone(x.margin)), HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
       ),
       faq: questions[a]!,
     })),

@@ -171,7 +171,8 @@ async function main() {
     const each = validation.map((v) => accuracy(m, v.examples));
     const mean = each.reduce((a, b) => a + b, 0) / each.length;
     console.log(`${(mean * 100).toFixed(1)}%  ${validation.map((v, i) => `${v.name} ${(each[i]! * 100).toFixed(1)}`).join("  ")}  ${JSON.stringify({ ...settings, inDomain })}`);
-    if (!best || mean > best.mean) best = { mean, settings: { ...settings, inDomain }, model: m };
+    // Among candidates of equal validation accuracy, the more regularised (the simpler model).
+    if (!best || mean > best.mean || (mean === best.mean && settings.l2 > best.settings.l2)) best = { mean, settings: { ...settings, inDomain }, model: m };
   }
   const saved = toFile(best!.model, {
     sets: sets.map((s) => `${s.name}: ${s.train.length} training targets`),
