@@ -170,3 +170,16 @@ describe("opinions the recall checks of rounds 5-9 missed (2026-11-27)", () => {
     expect(aspectsOf("the estimate went up a little once he found more gaps")).not.toHaveProperty("thoroughness");
   });
 });
+
+describe("quotes a blind reading of the technicians' profiles found wrong (2026-11-27)", () => {
+  it("files each under the aspect a reader would, or under none", () => {
+    expect(aspectsOf("didn't show up in a big truck with bugs on it")).not.toHaveProperty("punctuality");
+    expect(aspectsOf("the house stays clean")).toMatchObject({ effectiveness: "positive" });
+    expect(aspectsOf("the house stays clean")).not.toHaveProperty("cleanliness");
+    expect(aspectsOf("still no spiders, garage is clean")).not.toHaveProperty("cleanliness");
+    expect(aspectsOf("gave me a really detailed prep sheet")).toEqual({ communication: "positive" });
+    expect(aspectsOf("Found no termites, which was a relief.")).not.toHaveProperty("effectiveness");
+    expect(aspectsOf("the arrival window was 4 hours long")).toEqual({ scheduling: "negative" });
+    expect(aspectsOf("The WDO report was supposed to be done in 24-48 hours.")).toEqual({});
+  });
+});
