@@ -42,6 +42,14 @@ const RANK = 1000;
 export const aboutItAlone = (margin: number) => (Math.floor(margin / RANK) & 2) !== 0;
 
 /**
+ * Whether an example's review's stars agree with it (asExamples's first rank). A complaint is
+ * quoted only from a review that agrees, one of 3 stars or fewer: in the technicians' profiles, 11
+ * of the 12 complaints quoted from reviews of 4 or 5 stars were judged wrong (praise read as a
+ * complaint, another's fault), 2 of 12 from the others (2026-11-27, docs/audit.md).
+ */
+export const starsAgree = (margin: number) => (Math.floor(margin / RANK) & 4) !== 0;
+
+/**
  * Below this lead the model's call is a guess ("The tech told us the attic was sealed up.", a
  * complaint by 0.04, is a fact): such a mention comes after every other as an example.
  */

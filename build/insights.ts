@@ -15,7 +15,7 @@ import { JsonList, jsonPart, type JsonPart } from "../core/json.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
-import { aboutItAlone, asExamples, clearest, faq, faqParts, type FaqPart } from "./faq.ts";
+import { aboutItAlone, asExamples, clearest, faq, faqParts, starsAgree, type FaqPart } from "./faq.ts";
 import { byQuarter, summarise } from "./summary.ts";
 import { findTopics, type Phrases } from "./topics.ts";
 import { credits, type Named } from "./attribution.ts";
@@ -116,8 +116,9 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
     e.oldest = review.date;
     for (const { code, said } of coded) {
       e.aspects[code]!++;
-      // The month's clearest (newest among equals) positive and negative quote of each aspect.
-      if (code % 3 !== 2 && (e.quotes[code]?.margin ?? -1) < said.margin) e.quotes[code] = said;
+      // The month's clearest (newest among equals) positive and negative quote of each aspect; a
+      // complaint only from a review of 3 stars or fewer (faq.ts's starsAgree).
+      if (code % 3 !== 2 && (code % 3 === 0 || starsAgree(said.margin)) && (e.quotes[code]?.margin ?? -1) < said.margin) e.quotes[code] = said;
     }
     e.ids.push(review.id);
   };
@@ -170,7 +171,7 @@ export function monthFigures(reviews: readonly PublicReview[], found: readonly M
       // three rather than that); no neutral ones: most are the set-up of a story, and the model's
       // weakest calls.
       highlights: group.said.map((candidates, p) =>
-        POLARITIES[p] === "neutral" ? [] : clearest(candidates.filter((x) => aboutItAlone(x.margin)), HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
+        POLARITIES[p] === "neutral" ? [] : clearest(candidates.filter((x) => aboutItAlone(x.margin) && (POLARITIES[p] === "positive" || starsAgree(x.margin))), HIGHLIGHTS, (x) => x.text.slice(x.ref.from, x.ref.to)).map(({ ref, margin, order, text }) => ({ ref, margin, order, quote: text.slice(ref.from, ref.to) })),
       ),
       faq: questions[a]!,
     })),

@@ -32,7 +32,7 @@ const AspectProfile = z.strictObject({
   id: AspectId,
   ...PolarityCounts,
   score: Score,
-  quotes: z.array(Quote).max(2).describe("The clearest positive and the clearest negative quote about it, where there is one"),
+  quotes: z.array(Quote).max(2).describe("The clearest positive and the clearest negative quote about it, where there is one (a complaint only from a review of 3 stars or fewer)"),
 });
 
 const Entity = z.strictObject({
@@ -62,7 +62,7 @@ export const Insights = z.strictObject({
     review_count: Count.describe("Distinct reviews with at least one mention"),
     trend: z.array(z.strictObject({ quarter: Quarter, ...PolarityCounts, score: Score })),
     evidence: z.array(MentionRef).describe("Every mention, newest review first"),
-    highlights: z.array(MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") })).describe("The clearest positive and negative quotes about this aspect alone, up to three of each, one per wording: first those whose review's stars agree with them, then those the model is surest of; neutral mentions are in `evidence` only"),
+    highlights: z.array(MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") })).describe("The clearest positive and negative quotes about this aspect alone, up to three of each, one per wording, a complaint only from a review of 3 stars or fewer: first those whose review's stars agree with them, then those the model is surest of; neutral mentions are in `evidence` only"),
   })),
   entities: z.strictObject({ technicians: z.array(Entity), services: z.array(Entity), service_areas: z.array(Entity) }),
   topics: z.array(z.strictObject({ id: Slug, label: z.string(), review_count: Count, average_rating: z.number().min(0).max(5), review_ids: ReviewIds })),

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
 import type { AspectFigures, EntityFigures, Insights } from "../../build/insights.ts";
 import { ASPECTS, mentions } from "../../build/sentiment/aspects.ts";
-import { asExamples, verdict } from "../../build/faq.ts";
+import { asExamples, starsAgree, verdict } from "../../build/faq.ts";
 import { starsApart } from "../../build/summary.ts";
 import { credits } from "../../build/attribution.ts";
 import { builtDist } from "../helpers/sidecar.ts";
@@ -85,8 +85,10 @@ describe("aspects", () => {
     for (const a of insights.aspects) {
       expect(a.highlights.length).toBeGreaterThan(0);
       for (const h of a.highlights) {
-        // Praise and complaints only: neutral mentions are cited in the evidence.
+        // Praise and complaints only: neutral mentions are cited in the evidence; a complaint from
+        // a review of 3 stars or fewer.
         expect(h.polarity).not.toBe("neutral");
+        if (h.polarity === "negative") expect(byId.get(h.review_id)!.rating).toBeLessThanOrEqual(3);
         expect(a.evidence).toContainEqual({ review_id: h.review_id, polarity: h.polarity, from: h.from, to: h.to });
         expect(byId.get(h.review_id)!.text.slice(h.from, h.to)).toBe(h.quote);
       }
@@ -147,13 +149,16 @@ describe("entities", () => {
         expect([p.positive, p.negative, p.neutral, p.total]).toEqual(["positive", "negative", "neutral"].map((x) => of.filter((m) => m.polarity === x).length).concat(of.length));
         // Its quotes: one of its own mentions, word for word, the clearest example of its polarity.
         expect(p.quotes.length).toBeLessThanOrEqual(2);
+        // A complaint is quoted only from a review of 3 stars or fewer (build/faq.ts's starsAgree).
+        const quotable = of.filter((m) => m.polarity === "positive" || (m.polarity === "negative" && m.review.rating <= 3 && starsAgree(m.margin)));
         for (const q of p.quotes) {
-          const own = of.filter((m) => m.polarity === q.polarity);
+          const own = quotable.filter((m) => m.polarity === q.polarity);
           expect(own.some((m) => m.review.id === q.review_id && m.quote.from === q.from && m.quote.to === q.to), `${e.id} ${p.id}`).toBe(true);
           expect(byId.get(q.review_id)!.text.slice(q.from, q.to)).toBe(q.quote);
           expect(Math.max(...own.map((m) => m.margin))).toBe(own.find((m) => m.review.id === q.review_id && m.quote.from === q.from)!.margin);
         }
-        expect(p.quotes.map((q) => q.polarity)).toEqual((["positive", "negative"] as const).filter((x) => of.some((m) => m.polarity === x)));
+        expect(p.quotes.map((q) => q.polarity)).toEqual((["positive", "negative"] as const).filter((x) => quotable.some((m) => m.polarity === x)));
+        for (const q of p.quotes) if (q.polarity === "negative") expect(byId.get(q.review_id)!.rating).toBeLessThanOrEqual(3);
       }
       expect(e.aspects.reduce((n, p) => n + p.total, 0)).toBe(found.length);
     }
