@@ -44,6 +44,12 @@ export async function renderSite(outputDir: string, site: SiteData): Promise<voi
         config.setUseGitIgnore(false);
       }
       config.setTemplateFormats([TEMPLATES]);
+      // Eleventy's own timings ("[11ty] Benchmark 114ms 13% … html-transformer") come as warnings
+      // when a step takes more than 8% of its run, which a busy machine can make happen: they are
+      // no warning about the site, and would make a build's output differ by the machine's load.
+      const bench = config.benchmarkManager;
+      bench.setVerboseOutput(false);
+      for (const group of Object.values(bench.getAll())) (group as { setIsVerbose(v: boolean): void }).setIsVerbose(false);
       for (const [key, value] of Object.entries(site)) config.addGlobalData(key, value);
     },
   });
