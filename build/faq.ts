@@ -19,18 +19,18 @@ type FaqEntry = InsightsWith<JsonList>["faq"][number];
  * more, a complaint in one of 3 or fewer), then one about this aspect alone (its quote shares no
  * words with another aspect's), then one that says something on its own (four words or more:
  * "ASK me first." needs its review), and only then the one the model is surest of; a call the
- * model is unsure of comes after all of them. A blind
- * reading of the quotes on /insights/ (2026-11-27, docs/audit.md) found 8 of 75 wrong, most of
- * them a sentence about several aspects shown under one ("Dana was great, thorough and explained
- * everything." as courtesy) or a complaint the review's own update took back.
+ * model is unsure of comes after all of them. A blind reading of the quotes on /insights/
+ * (2026-11-27, docs/audit.md) found 8 of 75 wrong, most of them a sentence about several aspects
+ * shown under one ("Dana was great, thorough and explained everything." as courtesy) or a
+ * complaint the review's own update took back.
  */
 export function asExamples(rating: number, text: string, mentions: readonly Mention[]): Mention[] {
   return mentions.map((m) => {
+    // A call the model is unsure of is no example, whatever else it has.
+    if (m.margin < UNSURE) return { ...m };
     const agrees = m.polarity === "positive" ? rating >= 3 : m.polarity === "negative" ? rating <= 3 : false;
     const alone = mentions.every((o) => o === m || o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
     const says = wordsIn(text, m.quote.from, m.quote.to, 4) >= 4;
-    // A call the model is unsure of is no example, whatever else it has.
-    if (m.margin < UNSURE) return { ...m };
     return { ...m, margin: m.margin + (agrees ? 4 * RANK : 0) + (alone ? 2 * RANK : 0) + (says ? RANK : 0) };
   });
 }

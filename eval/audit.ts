@@ -45,8 +45,11 @@ export const ROUNDS: Record<string, string> = {
 export const MEASURED = "round-7";
 // Round 9, drawn after the changes of 2026-11-26 (late), found no unread mention of a 1-3 star
 // review left: 50 mentions of 4-5 star reviews and a recall check, kept as a record (docs/audit.md).
-// Round 10 (2026-11-27) is a recall check alone, drawn and judged before the recall terms of that
-// day were written from rounds 5-9's misses; its own misses are not read, so it stays held out.
+/**
+ * Round 10 (2026-11-27) is a recall check alone, drawn and judged before the recall terms of that
+ * day were written from rounds 5-9's misses; its own misses are not read, so it stays held out.
+ */
+export const HELD_OUT_RECALL = "round-10";
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of

@@ -106,8 +106,9 @@ async function lastAudit(): Promise<string> {
     const round = audit.MEASURED;
     const here = (path: string) => new URL(`./audit/${round}/${path}`, import.meta.url);
     const s = audit.scoreAudit(audit.draw(dist, audit.ROUNDS[round]!, audit.drawnBefore(round), audit.isStratified(round)), audit.readJsonl(here("judged.jsonl")));
-    const fresh = audit.scoreRecall(dist, audit.readJsonl(new URL("./audit/round-10/recall-judged.jsonl", import.meta.url)));
-    return `${audit.auditReport(round, s)}\n${audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))}\nround-10 (a recall check alone, on reviews no check had read; its misses are not read):\n${audit.recallLine(fresh)}`;
+    const heldOut = audit.HELD_OUT_RECALL;
+    const fresh = audit.scoreRecall(dist, audit.readJsonl(new URL(`./audit/${heldOut}/recall-judged.jsonl`, import.meta.url)));
+    return `${audit.auditReport(round, s)}\n${audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))}\n${heldOut} (a recall check alone, on reviews no check had read; its misses are not read):\n${audit.recallLine(fresh)}`;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

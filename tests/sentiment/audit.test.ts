@@ -4,7 +4,7 @@
  * change to the aspect terms or the model that moves the draw fails here: audit again.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { draw, drawnBefore, drawRecall, isStratified, MEASURED, readJsonl, ROUNDS, scoreAudit, scoreRecall, type Judged, type RecallJudged } from "../../eval/audit.ts";
+import { draw, drawnBefore, drawRecall, HELD_OUT_RECALL, isStratified, MEASURED, readJsonl, ROUNDS, scoreAudit, scoreRecall, type Judged, type RecallJudged } from "../../eval/audit.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
 /** The last round's figures (docs/audit.md), as floors. */
@@ -44,10 +44,10 @@ describe(`the audit, ${MEASURED}`, () => {
   });
 });
 
-describe("the recall check of round 10, on reviews no earlier check read (held out: its misses are not read)", () => {
+describe(`the recall check of ${HELD_OUT_RECALL}, on reviews no earlier check read (held out: its misses are not read)`, () => {
   it("draws reviews no earlier check read, and holds as many of the opinions its judge reads as docs/audit.md says", () => {
-    const judged = readJsonl<RecallJudged>(new URL("../../eval/audit/round-10/recall-judged.jsonl", import.meta.url));
-    expect(judged.map((r) => r.review_id)).toEqual(drawRecall(dist, "round-10").map((r) => r.review_id));
+    const judged = readJsonl<RecallJudged>(new URL(`../../eval/audit/${HELD_OUT_RECALL}/recall-judged.jsonl`, import.meta.url));
+    expect(judged.map((r) => r.review_id)).toEqual(drawRecall(dist, HELD_OUT_RECALL).map((r) => r.review_id));
     const r = scoreRecall(dist, judged);
     expect(r.found / r.opinions).toBeGreaterThanOrEqual(FLOORS.freshRecall);
   });

@@ -28,6 +28,9 @@ function read(words: string): { review: Review; found: (Mention & { quoted: stri
 
 const aspectsOf = (words: string) => Object.fromEntries(read(words).found.map((m) => [m.aspect, m.polarity]));
 
+/** The words, read in their review, carry this aspect with this polarity. */
+const readsAs = (words: string, aspect: string, polarity: string) => expect(aspectsOf(words)).toMatchObject({ [aspect]: polarity });
+
 describe("complaints an owner must not miss", () => {
   it.each([
     ["The mosquito treatment did nothing", "effectiveness", "negative"],
@@ -43,9 +46,7 @@ describe("complaints an owner must not miss", () => {
     ["Would've been 5 stars if he'd been on time", "punctuality", "negative"],
     // Extra work without asking first: the charge (as two blind readers filed it), not the explaining.
     ["I would've liked a phone call before they did the extra work, not after.", "billing", "negative"],
-  ] as const)("%s: %s %s", (words, aspect, polarity) => {
-    expect(aspectsOf(words)).toMatchObject({ [aspect]: polarity });
-  });
+  ] as const)("%s: %s %s", readsAs);
 
   it("keeps a concession with its verdict, in the quote and in the polarity", () => {
     for (const [words, aspect, polarity, quote] of [
@@ -162,9 +163,7 @@ describe("opinions the recall checks of rounds 5-9 missed (2026-11-27)", () => {
     ["He found entry points we never would have found", "thoroughness", "positive"],
     ["Marco came in after hours so we didn't have to close", "scheduling", "positive"],
     ["Marco is the real deal.", "professionalism", "positive"],
-  ] as const)("%s: %s %s", (words, aspect, polarity) => {
-    expect(aspectsOf(words)).toMatchObject({ [aspect]: polarity });
-  });
+  ] as const)("%s: %s %s", readsAs);
 
   it("reads more gaps found as the reason a bill went up, not as thoroughness", () => {
     expect(aspectsOf("the estimate went up a little once he found more gaps")).not.toHaveProperty("thoroughness");
