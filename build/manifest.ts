@@ -236,10 +236,11 @@ async function compressTo(file: string, data: readonly Uint8Array[], size: numbe
             // Quality 10 is ~15x slower than 5 for a few percent: for small files only. 11 took
             // three times as long as 10 on the site's pages for 1-3% smaller, and the pages that
             // show counts change with every review. The largest files (reviews.json and
-            // insights.json at 100k reviews, 37 and 22 MB) change with every review too: quality
-            // 4 takes about a third of 5's time, for 9-13% more bytes (still 14-22% fewer than
-            // gzip; docs/benchmarks.md, "figures behind the code").
-            [constants.BROTLI_PARAM_QUALITY]: size > HUGE ? 4 : size > LARGE ? 5 : 10,
+            // insights.json at 100k reviews, 37 and 24 MB) change with every review too, and
+            // their brotli copies are what a rebuild waits for last: quality 3 takes 0.6 of 4's
+            // time, for 7-16% more bytes (still 8-10% fewer than gzip; docs/benchmarks.md,
+            // "2026-11-27, morning").
+            [constants.BROTLI_PARAM_QUALITY]: size > HUGE ? 3 : size > LARGE ? 5 : 10,
             [constants.BROTLI_PARAM_SIZE_HINT]: size,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },
