@@ -2,11 +2,12 @@
  * `npm run eval`: accuracy and macro-F1 of the sentiment model on every labelled set the project
  * has, its training and validation parts apart, beside the rule engine alone (the model's
  * evidence) for comparison. `npm run eval -- --errors NAME` also lists the validation errors of
- * one set. `npx tsx eval/score.ts FILE.jsonl ...` scores any labelled file.
+ * one set. The held-out sets (eval/held-out/) are reported apart. `npx tsx eval/score.ts FILE.jsonl
+ * ...` scores any labelled file.
  */
 import { judge, type Polarity } from "../build/sentiment/engine.ts";
 import { classify, CLASSES, model } from "../build/sentiment/model.ts";
-import { labelledSets, readLabelled, type Labelled } from "./sets.ts";
+import { heldOutSets, labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
 export type { Labelled };
 export { readLabelled };
@@ -76,6 +77,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           for (const e of m.errors) console.log(`    ${e.polarity} → ${e.got} [${e.aspect}] ${e.text}`);
         }
       }
+    }
+    // Written apart and never decided on (eval/held-out/README.md): reported, nothing more.
+    console.log(`\nheld out (never trained on or chosen by):`);
+    for (const set of heldOutSets()) {
+      const m = modelScore(set.targets);
+      const f1 = CLASSES.map((p) => pct(f1Of(m, p)).trim().padStart(5)).join(" ");
+      console.log(`${set.name.padEnd(28)} ${String(set.targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1}`);
     }
     // The insights as built from this business's reviews, against the measuring audit round's judge.
     console.log(`\nthe audit of insights.json (docs/audit.md), on a build of data/:`);

@@ -94,6 +94,18 @@ export function nearCopies(): (text: string) => string[] {
 
 const WRITTEN = ["food-a", "food-b", "home", "local", "tech", "travel-retail"];
 
+/** Pest-control reviews written on 2026-11-27 by six writers who read neither data/ nor any other set (eval/pest-reviews/README.md). */
+const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing", "landlords-commercial", "idioms"];
+
+/**
+ * Held-out sets: pest-control reviews written on 2026-11-27 by three other writers who read
+ * nothing of this project (eval/held-out/README.md). Never trained on and never used to choose
+ * the model's settings or to write a rule: `npm run eval` only reports them.
+ */
+export function heldOutSets(): { name: string; targets: Labelled[] }[] {
+  return ["everyday", "detailed", "hard-cases"].map((name) => ({ name: `held-out ${name}`, targets: readLabelled(here(`./held-out/${name}.jsonl`)) }));
+}
+
 /** A set written with its own split: `eval/NAME/train.jsonl` and `eval/NAME/validation.jsonl`. */
 function splitFiles(name: string, domain: LabelledSet["domain"], source: string): LabelledSet {
   return { name, source: `${source}; eval/${name}/`, domain, train: readLabelled(here(`./${name}/train.jsonl`)), validation: readLabelled(here(`./${name}/validation.jsonl`)) };
@@ -117,6 +129,12 @@ export function labelledSets(): LabelledSet[] {
       source: "hand-labelled pest-control sentences, the rule engine's development set; half are sentences of this business's reviews, always validation; eval/pest-control.jsonl",
       domain: "home services",
       ...split(readLabelled(here("./pest-control.jsonl")), fromOwnReviews()),
+    },
+    {
+      name: "pest-reviews",
+      source: "1,265 targets in 482 pest-control reviews written for the project by six writers; eval/pest-reviews/",
+      domain: "home services",
+      ...split(PEST_REVIEWS.flatMap((f) => readLabelled(here(`./pest-reviews/${f}.jsonl`)))),
     },
     {
       name: "written",
