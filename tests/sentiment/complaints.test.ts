@@ -123,6 +123,10 @@ describe("readings the earlier audits' judges disagreed with", () => {
 });
 
 describe("quotes shown on /insights/ that a reader would not file there", () => {
+  it("reads what the tech said of his own work as a claim, not as explaining the treatment", () => {
+    expect(aspectsOf("The tech told us the attic was sealed up.")).not.toHaveProperty("communication");
+  });
+
   it("reads a free fix as a good follow-up, even in a one-star review that grudges it", () => {
     expect(aspectsOf("they came back and sealed the vent gap without charging, like they should have")).toEqual({ follow_up: "positive" });
   });
