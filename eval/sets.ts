@@ -94,8 +94,8 @@ export function nearCopies(): (text: string) => string[] {
 
 const WRITTEN = ["food-a", "food-b", "home", "local", "tech", "travel-retail"];
 
-/** Pest-control reviews written on 2026-11-27 by six writers who read neither data/ nor any other set (eval/pest-reviews/README.md). */
-const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing", "landlords-commercial", "idioms"];
+/** Pest-control reviews written on 2026-11-27 by ten writers who read neither data/ nor any other set (eval/pest-reviews/README.md). */
+const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing", "landlords-commercial", "idioms", "results", "step-by-step", "several-people", "updates"];
 
 /**
  * Held-out sets: pest-control reviews written on 2026-11-27 by three other writers who read
@@ -132,7 +132,7 @@ export function labelledSets(): LabelledSet[] {
     },
     {
       name: "pest-reviews",
-      source: "1,265 targets in 482 pest-control reviews written for the project by six writers; eval/pest-reviews/",
+      source: "2,545 targets in 801 pest-control reviews written for the project by ten writers; eval/pest-reviews/",
       domain: "home services",
       ...split(PEST_REVIEWS.flatMap((f) => readLabelled(here(`./pest-reviews/${f}.jsonl`)))),
     },
