@@ -50,8 +50,8 @@ export const aboutItAlone = (margin: number) => (Math.floor(margin / RANK) & 2) 
 export const starsAgree = (margin: number) => (Math.floor(margin / RANK) & 4) !== 0;
 
 /**
- * Below this lead the model's call is a guess ("The tech told us the attic was sealed up.", a
- * complaint by 0.04, is a fact): such a mention comes after every other as an example.
+ * Below this lead the model's call is a guess (a fact in a one-star review read as a complaint by
+ * 0.04, docs/audit.md): such a mention comes after every other as an example.
  */
 const UNSURE = 0.25;
 

@@ -71,8 +71,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         if (!targets.length) continue;
         const m = modelScore(targets);
         const r = rulesScore(targets);
-        const f1 = CLASSES.map((p) => pct(f1Of(m, p)).trim().padStart(5)).join(" ");
-        console.log(`${set.name.padEnd(15)} ${part.padEnd(12)} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1}    ${pct(r.accuracy)}    ${pct(r.macro_f1)}`);
+        console.log(`${set.name.padEnd(15)} ${part.padEnd(12)} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1Cells(m)}    ${pct(r.accuracy)}    ${pct(r.macro_f1)}`);
         if (part === "validation" && errorsOf === set.name) {
           for (const e of m.errors) console.log(`    ${e.polarity} → ${e.got} [${e.aspect}] ${e.text}`);
         }
@@ -82,13 +81,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\nheld out (never trained on or chosen by):`);
     for (const set of heldOutSets()) {
       const m = modelScore(set.targets);
-      const f1 = CLASSES.map((p) => pct(f1Of(m, p)).trim().padStart(5)).join(" ");
-      console.log(`${set.name.padEnd(28)} ${String(set.targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1}`);
+      console.log(`${set.name.padEnd(28)} ${String(set.targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1Cells(m)}`);
     }
     // The insights as built from this business's reviews, against the measuring audit round's judge.
     console.log(`\nthe audit of insights.json (docs/audit.md), on a build of data/:`);
     console.log(await lastAudit());
   }
+}
+
+/** Each polarity's F1, as the table's cells. */
+function f1Cells(s: Score): string {
+  return CLASSES.map((p) => pct(f1Of(s, p)).trim().padStart(5)).join(" ");
 }
 
 /** F1 of one polarity, from a score's confusion matrix. */
