@@ -152,13 +152,20 @@ export function readingOf(analysis: Analysis, first: number, last: number, other
  * this target is more likely theirs.
  */
 export function featuresOf(analysis: Analysis, first: number, last: number, others: readonly Span[] = [], rating?: number): Features {
-  return readTarget(analysis, first, last, others, rating).features;
+  const f: Features = new Map();
+  readTarget(analysis, first, last, others, rating, (name, value) => f.set(name, (f.get(name) ?? 0) + value));
+  return f;
 }
 
-/** The target's features and the engine's reading of it, read once (the model's rules use the reading). */
-export function readTarget(analysis: Analysis, first: number, last: number, others: readonly Span[] = [], rating?: number): { features: Features; reading: Reading } {
-  const f: Features = new Map();
-  const add = (name: string, value = 1) => f.set(name, (f.get(name) ?? 0) + value);
+/**
+ * Where a target's features go as they are read: a name may come more than once, and its values
+ * add up. The model scores them as they come (model.ts), without gathering them first.
+ */
+export type FeatureSink = (name: string, value: number) => void;
+
+/** The target's features, each given to `sink`, and the engine's reading of it (the model's rules use the reading). */
+export function readTarget(analysis: Analysis, first: number, last: number, others: readonly Span[], rating: number | undefined, sink: FeatureSink): Reading {
+  const add = (name: string, value = 1) => sink(name, value);
   const { words, cuts } = analysis;
   add("bias");
   const otherRanges = others.map((s) => tokenRange(analysis, s)).filter((r): r is [number, number] => r !== null && (r[1] < first || r[0] > last));
@@ -246,5 +253,5 @@ export function readTarget(analysis: Analysis, first: number, last: number, othe
   const share = 1 / Math.sqrt(Math.max(BAG_FLOOR, bag.length));
   for (const name of bag) add(name, share * BAG_SCALE);
   for (const name of clusterBag) add(name, share * BAG_SCALE * CLUSTER_SCALE);
-  return { features: f, reading };
+  return reading;
 }

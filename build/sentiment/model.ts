@@ -119,8 +119,16 @@ export function classifyIn(analysis: Analysis, target: Span, others: readonly Sp
   const { words, cuts, sentence } = analysis;
   if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, quote: sentence };
   const [first, last] = targetTokens(words, target);
-  const { features, reading } = readTarget(analysis, first, last, others, rating);
-  const s = scores(m, features).map((x, k) => x + bias[k]!);
+  // Scored as the features are read: one look-up in the model per feature, no map of them made.
+  const s: [number, number, number] = [bias[0]!, bias[1]!, bias[2]!];
+  const w = m.weights;
+  const reading = readTarget(analysis, first, last, others, rating, (name, value) => {
+    const i = m.index.get(name);
+    if (i === undefined) return;
+    s[0] += w[i * K]! * value;
+    s[1] += w[i * K + 1]! * value;
+    s[2] += w[i * K + 2]! * value;
+  });
   const [best, second] = [...s].sort((a, b) => b - a);
   const ranges = others.map((o) => targetTokens(words, o)).filter(([x, y]) => y < first || x > last);
   const polarity = overruled(analysis, last, reading) ?? decide(s);

@@ -5,7 +5,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { mentions } from "../../build/sentiment/aspects.ts";
-import { classify, readSaved } from "../../build/sentiment/model.ts";
+import { classify, classifyIn, model, readSaved, scores } from "../../build/sentiment/model.ts";
+import { analyse, targetTokens } from "../../build/sentiment/engine.ts";
+import { featuresOf } from "../../build/sentiment/features.ts";
+import { sentenceAt } from "../../build/sentiment/text.ts";
 import { examplesOf, toFile, train, type Settings } from "../../eval/train.ts";
 import { modelScore } from "../../eval/score.ts";
 import { heldOutSets, labelledSets, nearCopies } from "../../eval/sets.ts";
@@ -73,6 +76,19 @@ describe("the committed model (build/sentiment/model.json and model.weights)", (
     const again = toFile(train(examples, settings), file.trained);
     expect(again.file.features).toEqual(file.features);
     expect(Float64Array.from(again.weights)).toEqual(weights);
+  });
+
+  it("scores a target as it reads its features, as training scores them gathered", () => {
+    const m = model();
+    const targets = sets.flatMap((s) => s.validation.slice(0, 100));
+    for (const t of targets) {
+      const analysis = analyse(t.text, sentenceAt(t.text, t.from));
+      const [first, last] = targetTokens(analysis.words, t);
+      if (first < 0) continue;
+      const [positive, negative] = scores(m, featuresOf(analysis, first, last, [], t.rating));
+      expect(classifyIn(analysis, t, [], [0, 0, 0], m, t.rating).score).toBeCloseTo(positive - negative, 9);
+    }
+    expect(targets.length).toBeGreaterThan(500);
   });
 
   // Floors a little under the figures measured when the model was chosen (docs/insights-method.md).
