@@ -99,12 +99,17 @@ const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing",
 
 /**
  * Held-out sets: pest-control reviews written on 2026-11-27 by three other writers who read
- * nothing of this project, and laptop-review sentences by a fourth (eval/held-out/README.md).
- * Never trained on and never used to choose the model's settings or to write a rule: `npm run
- * eval` only reports them.
+ * nothing of this project, laptop-review sentences by a fourth, and a second round of
+ * pest-control reviews, with their stars, by eight more (eval/held-out/README.md). Never
+ * trained on and never used to choose the model's settings or to write a rule: `npm run eval`
+ * only reports them.
  */
 export function heldOutSets(): { name: string; targets: Labelled[] }[] {
-  return ["everyday", "detailed", "hard-cases", "laptops"].map((name) => ({ name: `held-out ${name}`, targets: readLabelled(here(`./held-out/${name}.jsonl`)) }));
+  const writers2 = readdirSync(here("./held-out/writers-2/")).filter((f) => f.endsWith(".jsonl")).sort();
+  return [
+    ...["everyday", "detailed", "hard-cases", "laptops"].map((name) => ({ name: `held-out ${name}`, targets: readLabelled(here(`./held-out/${name}.jsonl`)) })),
+    { name: "held-out writers-2", targets: writers2.flatMap((f) => readLabelled(here(`./held-out/writers-2/${f}`))) },
+  ];
 }
 
 /** A set written with its own split: `eval/NAME/train.jsonl` and `eval/NAME/validation.jsonl`. */
