@@ -9,9 +9,9 @@
 import { mkdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
-import { published } from "./dataset.ts";
+import { published, type Published } from "./dataset.ts";
 import { FEED_SIZE, toFeed } from "../core/feed.ts";
-import { figureMonths, insightsOf, monthContext, newest, planMonths, readMonthsAhead } from "./months.ts";
+import { figureMonths, insightsOf, letGoOfJson, monthContext, newest, planMonths, readMonthsAhead, type Month } from "./months.ts";
 import { loadData } from "./load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
@@ -70,20 +70,18 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const figuring = later(figureMonths(months, context, cache));
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
-    const reviewsRuns = reviewsJson(head, months.map((m) => m.part.json));
-    await writeContent(join(staging, "reviews.json"), reviewsRuns);
-    // Its gzip copy from the months' parts, each compressed once (build/gzip.ts), when they are
-    // large enough that compressing them apart costs little: 2% more bytes at 100k reviews.
-    manifest.start("reviews.json", { data: reviewsRuns, parts: async (size) => {
-      if (size < PART_BYTES * Math.max(months.length, 1)) return undefined;
-      const layout = reviewsJsonLayout(head, months.length);
-      return Promise.all(layout.map((piece, i) => (typeof piece === "number" ? (months[piece]!.compressing ?? months[piece]!.part.gzip) : deflatePart(piece, i === layout.length - 1))));
-    } });
+    await writeReviewsJson(staging, manifest, head, months);
     manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
     const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);
     pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
     const writingPages = later(pages.carried ? Promise.resolve() : pages.writeAll(staging));
     await figuring;
+    // A fresh site's pages are written by now at any size that matters (on another thread, while
+    // the figures were made): the months' JSON can go before the insights' merge, the peak.
+    if (!pages.carried) {
+      await writingPages;
+      letGoOfJson(months);
+    }
     const { figures: insights, owner } = insightsOf(months, head, baseUrl);
     const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner));
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
@@ -131,6 +129,23 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   } finally {
     await cache.settled();
   }
+}
+
+/**
+ * reviews.json, from the months' JSON, and started hashing and compressing: its gzip copy from
+ * the months' parts, each compressed once (build/gzip.ts), when they are large enough that
+ * compressing them apart costs little (2% more bytes at 100k reviews). Its runs are held by the
+ * manifest until compressed, and by nothing else: held by the build's own frame, the months' JSON
+ * outlived `letGoOfJson`.
+ */
+async function writeReviewsJson(staging: string, manifest: ManifestWriter, head: Published, months: readonly Month[]): Promise<void> {
+  const runs = reviewsJson(head, months.map((m) => m.part.json));
+  await writeContent(join(staging, "reviews.json"), runs);
+  manifest.start("reviews.json", { data: runs, parts: async (size) => {
+    if (size < PART_BYTES * Math.max(months.length, 1)) return undefined;
+    const layout = reviewsJsonLayout(head, months.length);
+    return Promise.all(layout.map((piece, i) => (typeof piece === "number" ? (months[piece]!.compressing ?? months[piece]!.part.gzip) : deflatePart(piece, i === layout.length - 1))));
+  } });
 }
 
 /** Replace `target` by `staging` with two renames; on failure the old folder is put back. */

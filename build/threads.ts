@@ -15,6 +15,12 @@ const ENTRY = loadable(new URL("./threads-worker.ts", import.meta.url)).href;
 export interface Call {
   module: string;
   name: string;
+  /**
+   * A full collection after each call: for a worker kept for the process's life, which allocates
+   * too little to collect on its own, so that the shared memory it was sent (the months' JSON, 380
+   * MB at a million reviews) is not held by it after the call.
+   */
+  collect?: boolean;
 }
 
 /**
@@ -56,7 +62,7 @@ export function keptWorker<T>(module: URL, name: string): (...args: unknown[]) =
   let worker: Worker | undefined;
   const waiting: { resolve: (value: T) => void; reject: (error: unknown) => void }[] = [];
   const start = () => {
-    const started = new Worker(bootstrap(), { eval: true, workerData: { module: loadable(module).href, name } satisfies Call });
+    const started = new Worker(bootstrap(), { eval: true, workerData: { module: loadable(module).href, name, collect: true } satisfies Call });
     started.on("message", (result: T) => {
       waiting.shift()?.resolve(result);
       if (waiting.length === 0) started.unref();

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { inWorker, inWorkers } from "../../build/threads.ts";
+import { hashRuns, hashRunsAside } from "../../build/hashing.ts";
+import { collect } from "../../core/collect.ts";
 
 const FIXTURE = new URL("./fixtures/work.ts", import.meta.url);
 
@@ -29,5 +31,24 @@ describe("jobs on worker threads", () => {
   it("fail with the failing job's error", async () => {
     const jobs = Array.from({ length: 8 }, (_, n) => [n]);
     await expect(inWorkers(FIXTURE, "failing", jobs, 2)).rejects.toThrow("job 3 failed");
+  });
+});
+
+describe("the worker kept for the build (build/hashing.ts)", () => {
+  it("holds no shared memory it was sent once its calls are done", async () => {
+    const arrayBuffers = () => process.memoryUsage().arrayBuffers;
+    const before = arrayBuffers();
+    let runs: Uint8Array[] | undefined = Array.from({ length: 16 }, () => new Uint8Array(new SharedArrayBuffer(8 << 20)).fill(7));
+    const hashed = await hashRunsAside(runs, true);
+    expect(hashed).toEqual(hashRuns(runs, true));
+    runs = undefined;
+    // The worker collects once no call has come for a while; then this thread's views are the last.
+    let freed = false;
+    for (let i = 0; i < 40 && !freed; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      collect();
+      freed = arrayBuffers() - before < 16 << 20;
+    }
+    expect(freed, `${Math.round((arrayBuffers() - before) / 2 ** 20)} MiB still held`).toBe(true);
   });
 });
