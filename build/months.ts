@@ -19,7 +19,7 @@ import type { Line, SourceData } from "./load.ts";
 import { deflatePart } from "./gzip.ts";
 import { later } from "./later.ts";
 import { turn } from "../core/turn.ts";
-import { collect, collector } from "../core/collect.ts";
+import { collector } from "../core/collect.ts";
 import { sharedCopy } from "./threads.ts";
 import { concat, decode, judgeChunks, keyOf, split } from "./sentiment/parallel.ts";
 import { phrasesOf, topicNames, type Phrases } from "./topics.ts";
@@ -223,18 +223,11 @@ export function linesOf(part: MonthPart): string[] {
 /**
  * Let go of the months' JSON once nothing more is made of it (reviews.json written, the review
  * pages written, the figures made): at a million reviews it is 380 MB, otherwise held through the
- * insights' merge, the build's peak. A part used after this holds no reviews. When it is much, a
- * full collection frees it now: V8 did not count the shared memory as its own, and held it
- * through the merge.
+ * insights' merge, the build's peak. A part used after this holds no reviews.
  */
 export function letGoOfJson(months: Month[]): void {
-  const bytes = months.reduce((n, m) => n + m.part.json.byteLength, 0);
   for (const m of months) m.part = { ...m.part, json: new Uint8Array(0) };
-  if (bytes >= COLLECT_AT_BYTES) collect();
 }
-
-/** The months' JSON worth a full collection to free at once (a million reviews make 380 MB). */
-const COLLECT_AT_BYTES = 64 << 20;
 
 /** The newest `n` published reviews, from the newest months. */
 export function newest(months: readonly Month[], n: number): PublicReview[] {

@@ -16,9 +16,9 @@ export interface Call {
   module: string;
   name: string;
   /**
-   * A full collection after each call: for a worker kept for the process's life, which allocates
-   * too little to collect on its own, so that the shared memory it was sent (the months' JSON, 380
-   * MB at a million reviews) is not held by it after the call.
+   * A full collection once its calls stop coming (threads-worker.ts): for a worker kept for the
+   * process's life, which allocates too little to collect on its own, so that the shared memory
+   * it was sent (the months' JSON, 380 MB at a million reviews) is not held by it after the calls.
    */
   collect?: boolean;
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { analyse, clause, clauseEnd, contrastAfter, endOf, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
-import { readTarget, type Features, type Reading } from "./features.ts";
+import { readTarget, type Features, type FeatureSink, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
 export const CLASSES: readonly Polarity[] = POLARITIES;
@@ -89,17 +89,23 @@ export function rowsOf(m: Model): [string, Float64Array][] {
   return [...m.index].map(([name, i]) => [name, m.weights.subarray(i * K, i * K + K)]);
 }
 
-/** Each class's score (unnormalised log-probability). */
-export function scores(m: Model, features: Features): [number, number, number] {
-  const s: [number, number, number] = [0, 0, 0];
+/** A sink of features (features.ts) that adds each one's weights, times its value, to the class scores `s`. */
+function scoreInto(m: Model, s: [number, number, number]): FeatureSink {
   const w = m.weights;
-  for (const [name, value] of features) {
+  return (name, value) => {
     const i = m.index.get(name);
-    if (i === undefined) continue;
+    if (i === undefined) return;
     s[0] += w[i * K]! * value;
     s[1] += w[i * K + 1]! * value;
     s[2] += w[i * K + 2]! * value;
-  }
+  };
+}
+
+/** Each class's score (unnormalised log-probability) from gathered features (training's path). */
+export function scores(m: Model, features: Features): [number, number, number] {
+  const s: [number, number, number] = [0, 0, 0];
+  const add = scoreInto(m, s);
+  for (const [name, value] of features) add(name, value);
   return s;
 }
 
@@ -121,14 +127,7 @@ export function classifyIn(analysis: Analysis, target: Span, others: readonly Sp
   const [first, last] = targetTokens(words, target);
   // Scored as the features are read: one look-up in the model per feature, no map of them made.
   const s: [number, number, number] = [bias[0]!, bias[1]!, bias[2]!];
-  const w = m.weights;
-  const reading = readTarget(analysis, first, last, others, rating, (name, value) => {
-    const i = m.index.get(name);
-    if (i === undefined) return;
-    s[0] += w[i * K]! * value;
-    s[1] += w[i * K + 1]! * value;
-    s[2] += w[i * K + 2]! * value;
-  });
+  const reading = readTarget(analysis, first, last, others, rating, scoreInto(m, s));
   const [best, second] = [...s].sort((a, b) => b - a);
   const ranges = others.map((o) => targetTokens(words, o)).filter(([x, y]) => y < first || x > last);
   const polarity = overruled(analysis, last, reading) ?? decide(s);
