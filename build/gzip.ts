@@ -4,13 +4,12 @@
  * file's gzip copy is its parts one after the other, wrapped once.
  */
 import { promisify } from "node:util";
-import { constants, deflateRaw, inflateRaw } from "node:zlib";
+import { constants, deflateRaw, inflateRawSync } from "node:zlib";
 import type { JsonPiece } from "../core/json.ts";
 import { etagOf } from "../core/dist/etag.ts";
 import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "./hashing.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
-const inflateRawAsync = promisify(inflateRaw);
 
 /** Parts are compressed at the level build/manifest.ts uses for large files. */
 const PART_LEVEL = 5;
@@ -23,17 +22,30 @@ export function deflatePart(text: string | Uint8Array, last = false): Promise<Bu
   return deflateRawAsync(typeof text === "string" ? Buffer.from(text) : text, { level: PART_LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
 }
 
-/** Whether `part` (a deflatePart that does not end the stream) holds exactly `runs`, one after the other. */
-export async function partHolds(part: Uint8Array, runs: readonly Uint8Array[]): Promise<boolean> {
-  const inflated = await inflateRawAsync(part, { finishFlush: constants.Z_SYNC_FLUSH }).catch(() => undefined);
-  if (inflated?.length !== runs.reduce((n, run) => n + run.length, 0)) return false;
+/**
+ * Whether `decompress` makes exactly `runs`, one after the other: it is given the most bytes it
+ * may make (one more than the runs'), so that a copy that would make more stops there.
+ */
+export function makesExactly(decompress: (maxOutputLength: number) => Buffer, runs: readonly Uint8Array[]): boolean {
+  const size = runs.reduce((n, run) => n + run.length, 0);
+  let plain: Buffer;
+  try {
+    plain = decompress(size + 1);
+  } catch {
+    return false;
+  }
+  if (plain.length !== size) return false;
   let at = 0;
   for (const run of runs) {
-    if (Buffer.compare(inflated.subarray(at, at + run.length), run) !== 0) return false;
+    if (Buffer.compare(plain.subarray(at, at + run.length), run) !== 0) return false;
     at += run.length;
   }
   return true;
 }
+
+/** Whether `part` (a deflatePart that does not end the stream) holds exactly `runs`, one after the other. */
+export const partHolds = (part: Uint8Array, runs: readonly Uint8Array[]): boolean =>
+  makesExactly((maxOutputLength) => inflateRawSync(part, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength }), runs);
 
 /**
  * The gzip file (RFC 1952) of some data, as runs of bytes, from its parts made by `deflatePart`

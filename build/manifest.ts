@@ -5,15 +5,15 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip } from "node:zlib";
+import { brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip, gunzipSync } from "node:zlib";
 import { digestOf } from "../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
 import type { Withdrawal } from "../core/schema/public.ts";
 import type { BuildCache } from "./cache.ts";
-import { checksums, deflatePart, gzipOf, partHolds, type Checksums } from "./gzip.ts";
+import { checksums, deflatePart, gzipOf, makesExactly, partHolds, type Checksums } from "./gzip.ts";
 import { later } from "./later.ts";
 import { piecesOf, runsOf, writeContent, type Content } from "./content.ts";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -37,7 +37,7 @@ export function contentType(urlPath: string): string {
 /** zlib's chunks of output: large, so that a large file makes few round trips through this thread. */
 const CHUNK = 1 << 20;
 
-/** A large file, in bytes: compressed faster; a huge one faster still. */
+/** A large file, in bytes: compressed faster; a huge one, with no brotli copy. */
 const LARGE = 1_000_000;
 const HUGE = 10_000_000;
 
@@ -112,9 +112,12 @@ export class ManifestWriter {
   async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
     const kept = this.cache?.compressed(digestOf("sha1", bytes, "base64"), ".deflate");
     if (kept) this.used.add(kept);
-    const read = kept && (await readFile(kept).catch(() => undefined));
+    // Read and checked at once, on this thread: a file's parts are many and small (insights.json
+    // has 130 at 100k reviews), and each one's trips through libuv's threads and back took twice
+    // as long (docs/benchmarks.md, "fourth session").
+    const read = kept ? readIfThere(kept) : undefined;
     // A kept part is used only if it inflates to the very bytes it stands for (README, "BUILD_CACHE_DIR").
-    if (read && (await partHolds(read, bytes))) return read;
+    if (read && partHolds(read, bytes)) return read;
     if (read) refused(kept!);
     const part = await deflatePart(Buffer.concat(bytes));
     if (kept) await this.cache!.keepBytes(part, kept);
@@ -146,8 +149,11 @@ export class ManifestWriter {
     const sums = await checksums(data);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
-      const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", sums, parts), this.compressed(path, data, size, ".br", sums)]);
-      encodings.br = { file: `${file}.br`, bytes: br };
+      // A huge file (reviews.json and insights.json of some 30,000 reviews or more) has a gzip copy
+      // only: its brotli copy was a tenth smaller, for half a second of CPU at every build, since
+      // every new review changes these files; its gzip copy is put together from kept parts.
+      const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", sums, parts), size > HUGE ? undefined : this.compressed(path, data, size, ".br", sums)]);
+      if (br !== undefined) encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gz };
     }
     return { file, etag: sums.etag, content_type: type, bytes: size, encodings };
@@ -157,8 +163,17 @@ export class ManifestWriter {
   private async compressed(path: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br", { etag, crc }: Checksums, parts?: Parts): Promise<number> {
     const kept = this.cache?.compressed(etag, ext);
     if (kept) this.used.add(kept);
-    const read = kept && (await readFile(kept).catch(() => undefined));
-    // A kept copy is published only if it decompresses to the file's very bytes.
+    // A kept copy is published only if it decompresses to the file's very bytes: a small one read,
+    // checked and written at once on this thread (as `keptPart`), a large one a chunk at a time.
+    if (kept && size <= LARGE) {
+      const read = readIfThere(kept);
+      if (read && makesExactly((maxOutputLength) => (ext === ".gz" ? gunzipSync : brotliDecompressSync)(read, { maxOutputLength }), data)) {
+        writeFileSync(path + ext, read);
+        return read.length;
+      }
+      if (read) refused(kept);
+    }
+    const read = kept && size > LARGE ? await readFile(kept).catch(() => undefined) : undefined;
     if (read && (await decompressesTo(read, ext, data))) {
       await writeFile(path + ext, read);
       return read.length;
@@ -202,6 +217,15 @@ async function decompressesTo(copy: Buffer, ext: ".gz" | ".br", data: readonly U
   return read && run === runs.length;
 }
 
+/** A file's bytes, or undefined when it cannot be read. */
+function readIfThere(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One line for a kept copy that failed its check: made again, never published. */
 function refused(path: string): void {
   console.warn(`build: the cache's ${relative(process.cwd(), path)} does not hold what it stands for (a damaged or altered cache): made again`);
@@ -235,12 +259,8 @@ async function compressTo(file: string, data: readonly Uint8Array[], size: numbe
           params: {
             // Quality 10 is ~15x slower than 5 for a few percent: for small files only. 11 took
             // three times as long as 10 on the site's pages for 1-3% smaller, and the pages that
-            // show counts change with every review. The largest files (reviews.json and
-            // insights.json at 100k reviews, 37 and 24 MB) change with every review too, and
-            // their brotli copies are what a rebuild waits for last: quality 3 takes 0.6 of 4's
-            // time, for 7-16% more bytes (still 8-10% fewer than gzip; docs/benchmarks.md,
-            // "2026-11-27, morning").
-            [constants.BROTLI_PARAM_QUALITY]: size > HUGE ? 3 : size > LARGE ? 5 : 10,
+            // show counts change with every review.
+            [constants.BROTLI_PARAM_QUALITY]: size > LARGE ? 5 : 10,
             [constants.BROTLI_PARAM_SIZE_HINT]: size,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },

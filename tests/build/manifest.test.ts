@@ -69,4 +69,19 @@ describe("a file given to the manifest as runs of bytes", () => {
     expect(warn).not.toHaveBeenCalled();
     expect(gunzipSync(await readFile(cache.compressed(etag, ".gz")!)).equals(whole)).toBe(true);
   });
+
+  it("has a gzip copy only when it is huge (over 10 MB), the brotli copy costing more at each build than it saves", async () => {
+    const dir = await tempDir();
+    const line = (i: number) => JSON.stringify({ id: `r-${i}`, text: `Review ${i}: the ${["ants", "wasps", "mice"][i % 3]} were gone in ${i % 17} days.` });
+    const data = [Buffer.from("[\n"), sharedCopy(Array.from({ length: 160_000 }, (_, i) => line(i)).join(",\n")), Buffer.from("\n]\n")];
+    const whole = Buffer.concat(data);
+    expect(whole.length).toBeGreaterThan(10_000_000);
+    await writeFile(join(dir, "reviews.json"), whole);
+    const writer = new ManifestWriter(dir);
+    writer.start("reviews.json", { data });
+    const entry = (await writer.write(input)).files["/reviews.json"]!;
+    expect(Object.keys(entry.encodings)).toEqual(["gzip"]);
+    expect(gunzipSync(await readFile(join(dir, "reviews.json.gz"))).equals(whole)).toBe(true);
+    await expect(readFile(join(dir, "reviews.json.br"))).rejects.toThrow(/ENOENT/);
+  });
 });
