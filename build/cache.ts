@@ -13,7 +13,6 @@ import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build as esbuild } from "esbuild";
 import { decodePart, DIGEST, encodePart, readChecked } from "./cache-file.ts";
 import { writeContent } from "./content.ts";
 import { hashRuns } from "./hashing.ts";
@@ -52,7 +51,8 @@ type Versions = Record<Kind, string>;
 
 /** The modules each entry imports, from the project's root, as esbuild bundles them (without writing). */
 export async function modulesOf(entries: readonly string[]): Promise<Map<string, string[]>> {
-  const result = await esbuild({
+  // Imported when asked for: the versions are kept (below), and a rebuild does not load esbuild.
+  const result = await (await import("esbuild")).build({
     entryPoints: entries.map((e) => join(ROOT, e)),
     absWorkingDir: ROOT,
     outdir: join(ROOT, "node_modules/.cache/reviewcast/modules"),

@@ -2,7 +2,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build as esbuild } from "esbuild";
 import type { BuildCache } from "./cache.ts";
 
 /** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
@@ -13,7 +12,8 @@ export async function bundleScripts(dir: string, cache?: BuildCache): Promise<vo
     kept ??
     Object.fromEntries(
       (
-        await esbuild({
+        // Imported only when the script is not kept: a rebuild does not load esbuild.
+        await (await import("esbuild")).build({
           entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
           outdir: join(dir, "assets"),
           bundle: true,

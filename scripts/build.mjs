@@ -83,7 +83,9 @@ async function compile(dir) {
       format: "esm",
       platform: "node",
       target: "node20",
-      packages: "external",
+      // Packages bundled too (zod is a hundred modules, each resolved and compiled on its own
+      // at every run), but for esbuild (it runs its own binary, found from its package) and tsx.
+      external: ["esbuild", "tsx"],
       define: { REVIEWCAST_COMPILED: JSON.stringify(pathToFileURL(`${dir}/`).href) },
       plugins: [sourceUrls(/\.ts$/, "ts")],
       // Its first error is told in the one line printed when the build then runs from source.
