@@ -17,7 +17,7 @@ import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./manifest.ts";
 import { writeContent } from "./content.ts";
 import { removeTree } from "./remove.ts";
-import { loadEleventy, renderSite } from "./render.ts";
+import { renderSite, startRendering } from "./render.ts";
 import { ReviewPages } from "./pages.ts";
 import { bundleScripts } from "./script.ts";
 import { writeSitemap } from "./sitemap.ts";
@@ -48,8 +48,8 @@ export interface BuildResult {
 
 export async function build(settings: BuildSettings, progress: (step: string) => void = () => {}): Promise<BuildResult> {
   const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
-  // Imported while the build reads its data (renderSite awaits it); a failed import fails there.
-  later(loadEleventy());
+  // Eleventy is imported on its thread while the build reads its data.
+  startRendering();
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
   readMonthsAhead(cache);
   progress("reading and validating the data");

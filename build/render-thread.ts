@@ -1,18 +1,17 @@
 /**
- * Render the templates in site/ with Eleventy 3. Templates get small, precomputed data only:
- * passing 100k reviews through Eleventy's data cascade would copy them for every template.
+ * Render the templates in site/ with Eleventy 3, on the rendering thread (build/render.ts), which
+ * begins importing Eleventy as it starts. Templates get small, precomputed data only: passing
+ * 100k reviews through Eleventy's data cascade would copy them for every template.
  */
-import { fileURLToPath } from "node:url";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { SiteData } from "../core/site-data.ts";
 import { COMPILED, eleventyEntry } from "./compiled.ts";
 
-/**
- * Eleventy, imported when first asked for: the build asks at its start and renders at its end,
- * so that its import (the largest of the build's, a fifth of a small rebuild's time) goes on while
- * the build waits for its files, rather than before the build begins.
- */
+/** Eleventy, imported once. */
 let eleventyModule: Promise<{ default: new (...args: unknown[]) => any }> | undefined;
-export function loadEleventy(): Promise<{ default: new (...args: unknown[]) => any }> {
+function loadEleventy(): Promise<{ default: new (...args: unknown[]) => any }> {
   // Eleventy registers module hooks at import, to reload templates changed while it watches;
   // a build does not watch, and on Node 20 the hooks' thread costs time at start and a round
   // trip for every module imported after (docs/benchmarks.md). ELEVENTY_SKIP_ESM_RESOLVER is
@@ -30,7 +29,22 @@ export function loadEleventy(): Promise<{ default: new (...args: unknown[]) => a
 const SITE_DIR = fileURLToPath(COMPILED ? new URL("site/", COMPILED) : new URL("../site/", import.meta.url));
 const TEMPLATES = COMPILED ? "11ty.js" : "11ty.ts";
 
-export async function renderSite(outputDir: string, site: SiteData): Promise<void> {
+/**
+ * Eleventy and the templates' modules, imported as the thread starts, while the build reads its
+ * data: this thread imports them on its own (the templates' zod schemas were a tenth of a
+ * render's time). Eleventy imports the templates again when it renders, as itself, and so tells
+ * their errors.
+ */
+const warm = loadEleventy().then(() =>
+  Promise.all(
+    readdirSync(SITE_DIR)
+      .filter((file) => file.endsWith(`.${TEMPLATES}`))
+      .map((file) => import(pathToFileURL(join(SITE_DIR, file)).href)),
+  ),
+).catch(() => {});
+
+export async function renderHere(outputDir: string, site: SiteData): Promise<void> {
+  await warm;
   const { default: Eleventy } = await loadEleventy();
   const eleventy = new Eleventy(SITE_DIR, outputDir, {
     quietMode: true,

@@ -52,17 +52,25 @@ export function sharedCopy(bytes: Uint8Array | string | readonly Uint8Array[]): 
   return out;
 }
 
+/** A function called on a worker thread kept for the process's life (`keptWorker`). */
+export interface KeptWorker<T> {
+  (...args: unknown[]): Promise<T>;
+  /** Start the thread ahead of its first call, its module imported meanwhile; it does not keep the process alive. */
+  start(): void;
+}
+
 /**
  * `module`'s export `name`, called on one worker thread kept for the process's life: started at
- * the first call, then sent each call in turn (the function must not be async, so that results
- * come back in order). It keeps the process alive only while a call waits for it; after a
- * failure the next call starts another.
+ * the first call (or `start`), then sent each call in turn (the function must not be async, or
+ * be called one at a time, so that results come back in order). It keeps the process alive only
+ * while a call waits for it; after a failure the next call starts another. It collects once idle
+ * (`Call.collect`) unless told not to.
  */
-export function keptWorker<T>(module: URL, name: string): (...args: unknown[]) => Promise<T> {
+export function keptWorker<T>(module: URL, name: string, { collect = true } = {}): KeptWorker<T> {
   let worker: Worker | undefined;
   const waiting: { resolve: (value: T) => void; reject: (error: unknown) => void }[] = [];
   const start = () => {
-    const started = new Worker(bootstrap(), { eval: true, workerData: { module: loadable(module).href, name, collect: true } satisfies Call });
+    const started = new Worker(bootstrap(), { eval: true, workerData: { module: loadable(module).href, name, collect } satisfies Call });
     started.on("message", (result: T) => {
       waiting.shift()?.resolve(result);
       if (waiting.length === 0) started.unref();
@@ -77,13 +85,20 @@ export function keptWorker<T>(module: URL, name: string): (...args: unknown[]) =
     started.once("exit", (code) => fail(new Error(`worker for ${name} exited with ${code}`)));
     return started;
   };
-  return (...args) =>
+  const call = (...args: unknown[]) =>
     new Promise<T>((resolve, reject) => {
       worker ??= start();
       worker.ref();
       waiting.push({ resolve, reject });
       worker.postMessage(args);
     });
+  return Object.assign(call, {
+    start() {
+      if (worker) return;
+      worker = start();
+      worker.unref();
+    },
+  });
 }
 
 /** A worker's first code: from source, a worker does not inherit tsx's hooks, so it registers them first. */

@@ -3,7 +3,8 @@
  * worker taking the next when it is done, so that a worker holds one batch at a time.
  */
 import { describe, expect, it } from "vitest";
-import { inWorker, inWorkers } from "../../build/threads.ts";
+import { spawnSync } from "node:child_process";
+import { inWorker, inWorkers, keptWorker } from "../../build/threads.ts";
 import { hashRuns, hashRunsAside } from "../../build/hashing.ts";
 import { collect } from "../../core/collect.ts";
 
@@ -31,6 +32,26 @@ describe("jobs on worker threads", () => {
   it("fail with the failing job's error", async () => {
     const jobs = Array.from({ length: 8 }, (_, n) => [n]);
     await expect(inWorkers(FIXTURE, "failing", jobs, 2)).rejects.toThrow("job 3 failed");
+  });
+});
+
+describe("a worker kept for the process", () => {
+  it("started ahead of its first call has its module imported by then, and serves every call on that one thread", async () => {
+    const kept = keptWorker<{ importedAt: number; thread: number }>(FIXTURE, "started", { collect: false });
+    kept.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const asked = Date.now();
+    const [first, second] = [await kept(), await kept()];
+    expect(first.importedAt).toBeLessThan(asked - 1_000);
+    expect(second).toEqual(first);
+    expect(first.thread).not.toBe(0);
+  });
+
+  it("does not keep the process alive once started, with no call waiting", () => {
+    const script = `import { keptWorker } from "./build/threads.ts"; keptWorker(new URL("./tests/build/fixtures/work.ts", import.meta.url), "started").start();`;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: new URL("../../", import.meta.url), timeout: 20_000, encoding: "utf8" });
+    expect(run.signal, "still running after 20 s").toBeNull();
+    expect([run.status, run.stderr]).toEqual([0, ""]);
   });
 });
 
