@@ -3,7 +3,7 @@
  * checks them): per line its id, hash and month, packed as strings, and per month a digest.
  */
 import { createHash, hash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { Review } from "../core/schema/records.ts";
 
 /**
@@ -17,6 +17,8 @@ export const LINES_PART = "lines";
 export interface FileLines {
   /** The file's hash. */
   file: string;
+  /** Its size in bytes: a file whose first this many bytes are unchanged, and end a line, has these lines and more after them. */
+  size: number;
   /** Per line of the file, blank ones included ("" for those): its id, hash and month ("" when withdrawn). */
   ids: string;
   hashes: string;
@@ -40,11 +42,41 @@ export interface Read {
   texts?: string[];
 }
 
-/** A file's hash, read as a stream (a large file is never held whole). */
-export async function hashFile(path: string): Promise<string> {
+/** A file's hash and size, and whether a kept file's lines are its first lines. */
+export interface FileHash {
+  file: string;
+  size: number;
+  /** Whether its first `prefix` bytes (`hashFile`) hash to `prefixHash` and end a line: the file as it was, with lines added after. */
+  grew: boolean;
+}
+
+/** The pieces a file is read in: a large file is never held whole. */
+const PIECE = 4 * 1024 * 1024;
+
+/**
+ * A file's hash (and whether it grew from a kept file of `prefix` bytes hashing to `prefixHash`),
+ * read a piece at a time on this thread: through libuv's threads, busy reading the cache's parts
+ * meanwhile, hashing the review files took three times as long (docs/benchmarks.md, "fourth session").
+ */
+export function hashFile(path: string, prefix = -1, prefixHash = ""): FileHash {
   const sha1 = createHash("sha1");
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) sha1.update(chunk as Buffer);
-  return sha1.digest("base64");
+  const piece = Buffer.allocUnsafe(PIECE);
+  const fd = openSync(path, "r");
+  let [size, grew] = [0, false];
+  try {
+    for (let n: number; (n = readSync(fd, piece, 0, PIECE, null)) > 0; size += n) {
+      // Its first `prefix` bytes hashed apart (a copy of the hash so far), then the rest.
+      const cut = prefix - size;
+      if (prefix > 0 && cut > 0 && cut <= n) {
+        sha1.update(piece.subarray(0, cut));
+        grew = piece[cut - 1] === 0x0a && sha1.copy().digest("base64") === prefixHash;
+        sha1.update(piece.subarray(cut, n));
+      } else sha1.update(piece.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { file: sha1.digest("base64"), size, grew: grew && size > prefix };
 }
 
 /** Each month's published lines of a file: how many, and a hash of their hashes in file order. */
@@ -59,9 +91,10 @@ export function digestsOf(lines: Read): FileLines["digests"] {
   return Object.fromEntries([...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]));
 }
 
-export function pack(file: string, lines: Read): FileLines {
+export function pack({ file, size }: FileHash, lines: Read): FileLines {
   return {
     file,
+    size,
     ids: lines.ids.join("\n"),
     hashes: lines.hashes.join("\n"),
     months: lines.months.join("\n"),

@@ -1,8 +1,8 @@
 /**
  * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
  * and thrown together as a DataError; nothing half-valid comes out of here. With a cache, a
- * review file seen before is not parsed again, and a review's record is read only when its
- * month is made (build/months.ts).
+ * review file seen before is not parsed again (one with reviews added at its end is read from
+ * where it ended), and a review's record is read only when its month is made (build/months.ts).
  */
 import { hash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -78,27 +78,25 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const read: Read[] = [];
   const names: string[] = [];
   const keep: Record<string, FileLines> = {};
-  // Every id once, across the files: a repeated one is named where it is repeated, and where it was first.
-  const seen = new Set<string>();
-  const repeated: { f: number; line: number; id: string }[] = [];
+  /** Per file, its first line not seen by the previous build: none (its length) when it is the same, undefined when it was read whole. */
+  const added: (number | undefined)[] = [];
   let count = 0;
   for (const fileName of files) {
     const path = join(reviewDir, fileName);
     const file = name(join(DATA_FILES.reviews, fileName));
-    const fileHash = store ? await hashFile(path) : "";
     const before = kept?.[fileName];
-    const lines = before?.file === fileHash ? unpack(before) : await readLines(path, file, before, known, now, problems);
-    lines.ids.forEach((id, i) => {
-      if (!id) return;
-      if (seen.has(id)) repeated.push({ f: read.length, line: i + 1, id });
-      else seen.add(id);
-      if (onProgress && ++count % 50_000 === 0) onProgress(count);
-    });
+    const hashed = store ? hashFile(path, before?.size, before?.file) : undefined;
+    const same = before !== undefined && before.file === hashed?.file;
+    // A file seen before is known; one that grew (new reviews added at its end) is read from where it ended.
+    const lines = same ? unpack(before) : await readLines(path, file, before, known, now, problems, hashed?.grew);
+    added.push(same ? lines.ids.length : hashed?.grew ? before!.ids.split("\n").length : undefined);
     read.push(lines);
     names.push(file);
-    if (store) keep[fileName] = before?.file === fileHash ? before : pack(fileHash, lines);
+    if (hashed) keep[fileName] = same ? before : pack(hashed, lines);
+    if (onProgress && Math.floor((count + lines.ids.length) / 50_000) > Math.floor(count / 50_000)) onProgress(count + lines.ids.length);
+    count += lines.ids.length;
   }
-  for (const { f, line, id } of repeated) {
+  for (const { f, line, id } of repeatedIds(read, added)) {
     const first = read.findIndex((lines) => lines.ids.includes(id));
     const at = `${names[first]} line ${read[first]!.ids.indexOf(id) + 1} (${id})`;
     problems.push({ file: names[f]!, record: `line ${line} (${id})`, field: "id", value: id, expected: `expected a unique id; ${at} has it already` });
@@ -147,63 +145,106 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, months, withdrawn, reviews };
 }
 
-/** Every line of a file, blank ones included. */
-async function textsOf(path: string): Promise<string[]> {
+/** Lines added at the files' ends looked for one by one, at most; more are put in a set with all the others. */
+const FEW_ADDED = 100;
+
+/**
+ * Each line whose id an earlier line has, across the files, in order. The previous build's lines
+ * had all different ids (it kept them only then): when every file's lines are those, and at most
+ * a few added at their ends (`added`), only the added ones are looked for among the others;
+ * otherwise, or when one of them is repeated, every id is put in a set.
+ */
+function repeatedIds(read: readonly Read[], added: readonly (number | undefined)[]): { f: number; line: number; id: string }[] {
+  const few = added.every((from) => from !== undefined) && read.reduce((n, lines, f) => n + lines.ids.length - added[f]!, 0) <= FEW_ADDED;
+  const elsewhere = (id: string, f: number, i: number) =>
+    read.some((lines, g) => {
+      for (let at = lines.ids.indexOf(id); at !== -1; at = lines.ids.indexOf(id, at + 1)) if (g !== f || at !== i) return true;
+      return false;
+    });
+  const clash = () => read.some((lines, f) => lines.ids.slice(added[f]).some((id, k) => id && elsewhere(id, f, added[f]! + k)));
+  if (few && !clash()) return [];
+  const seen = new Set<string>();
+  const repeated: { f: number; line: number; id: string }[] = [];
+  read.forEach((lines, f) =>
+    lines.ids.forEach((id, i) => {
+      if (!id) return;
+      if (seen.has(id)) repeated.push({ f, line: i + 1, id });
+      else seen.add(id);
+    }),
+  );
+  return repeated;
+}
+
+/** Every line of a file (from byte `start`, the start of a line), blank ones included. */
+async function textsOf(path: string, start = 0): Promise<string[]> {
   const texts: string[] = [];
-  for await (const batch of batchesOf(path)) texts.push(...batch);
+  for await (const batch of batchesOf(path, undefined, start)) texts.push(...batch);
   return texts;
 }
 
 /**
  * A file's lines, each read and checked: a line `before` holds (the same file as it was) is
- * known, the others are parsed and validated, their problems added to `problems`.
+ * known, the others are parsed and validated, their problems added to `problems`. When the file
+ * `grew` from `before`, its first lines are `before`'s and only the lines after them are read.
  */
-async function readLines(path: string, file: string, before: FileLines | undefined, known: Known, now: Now, problems: Problem[]): Promise<Read> {
+async function readLines(path: string, file: string, before: FileLines | undefined, known: Known, now: Now, problems: Problem[], grew = false): Promise<Read> {
   const old = before && unpack(before);
+  if (old && grew) {
+    const texts = await textsOf(path, before.size);
+    const first = old.ids.length;
+    const verbatim = new Uint8Array(first + texts.length);
+    verbatim.set(old.verbatim);
+    const read: Read = { ids: [...old.ids], hashes: [...old.hashes], months: [...old.months], verbatim, at: old.at, parsed: new Map() };
+    texts.forEach((text, k) => checkLine(text, first + k, read, undefined, file, known, now, problems));
+    return read;
+  }
   const oldIndex = new Map(old?.hashes.map((h, i) => [h, i]));
   const texts = await textsOf(path);
   // The texts are kept for the lines not parsed here, if any are asked for later.
   const read: Read = { ids: [], hashes: [], months: [], verbatim: new Uint8Array(texts.length), at: new Map(), parsed: new Map(), ...(old && { texts }) };
-  texts.forEach((text, i) => {
-    read.ids.push("");
-    read.hashes.push("");
-    read.months.push("");
-    if (text.trim() === "") return;
-    const lineHash = hash("sha1", text, "base64");
-    const o = oldIndex.get(lineHash);
-    if (o !== undefined && old) {
-      read.ids[i] = old.ids[o]!;
-      read.hashes[i] = lineHash;
-      read.months[i] = old.months[o]!;
-      read.verbatim[i] = old.verbatim[o]!;
-      const at = old.at.get(o);
-      if (at !== undefined) read.at.set(i, at);
-      return;
-    }
-    const raw = parseJson(text, file, `line ${i + 1}`, problems);
-    if (raw === undefined) return;
-    const parsed = Review.safeParse(raw);
-    if (!parsed.success) return void problems.push(...problemsFromZod(parsed.error, file, recordOf(i + 1, raw), raw));
-    const review = parsed.data;
-    crossCheck(review, known, problems, file, i + 1);
-    checkNotFuture(review, now, problems, file, i + 1);
-    read.ids[i] = review.id;
-    read.hashes[i] = lineHash;
-    read.verbatim[i] = isDeepStrictEqual(raw, review) ? 1 : 0;
-    if (review.withdrawn) read.at.set(i, review.withdrawn.at);
-    else read.months[i] = review.date.slice(0, 7);
-    read.parsed.set(i, review);
-  });
+  texts.forEach((text, i) => checkLine(text, i, read, old && { read: old, index: oldIndex }, file, known, now, problems));
   return read;
+}
+
+/** Line `i` of a file (its `text`) into `read`: known when `old` has a line of its hash, else parsed and checked. */
+function checkLine(text: string, i: number, read: Read, old: { read: Read; index: Map<string, number> } | undefined, file: string, known: Known, now: Now, problems: Problem[]): void {
+  read.ids[i] = "";
+  read.hashes[i] = "";
+  read.months[i] = "";
+  if (text.trim() === "") return;
+  const lineHash = hash("sha1", text, "base64");
+  const o = old?.index.get(lineHash);
+  if (o !== undefined && old) {
+    read.ids[i] = old.read.ids[o]!;
+    read.hashes[i] = lineHash;
+    read.months[i] = old.read.months[o]!;
+    read.verbatim[i] = old.read.verbatim[o]!;
+    const at = old.read.at.get(o);
+    if (at !== undefined) read.at.set(i, at);
+    return;
+  }
+  const raw = parseJson(text, file, `line ${i + 1}`, problems);
+  if (raw === undefined) return;
+  const parsed = Review.safeParse(raw);
+  if (!parsed.success) return void problems.push(...problemsFromZod(parsed.error, file, recordOf(i + 1, raw), raw));
+  const review = parsed.data;
+  crossCheck(review, known, problems, file, i + 1);
+  checkNotFuture(review, now, problems, file, i + 1);
+  read.ids[i] = review.id;
+  read.hashes[i] = lineHash;
+  read.verbatim[i] = isDeepStrictEqual(raw, review) ? 1 : 0;
+  if (review.withdrawn) read.at.set(i, review.withdrawn.at);
+  else read.months[i] = review.date.slice(0, 7);
+  read.parsed.set(i, review);
 }
 
 /**
  * A file's lines in batches, one per 4 MB read, split as readline splits them (\r\n, \n or \r):
  * a third faster than readline's line at a time, and a large file is never held whole.
  */
-export async function* batchesOf(path: string, chunkBytes = 4 * 1024 * 1024): AsyncGenerator<string[]> {
+export async function* batchesOf(path: string, chunkBytes = 4 * 1024 * 1024, start = 0): AsyncGenerator<string[]> {
   let rest = "";
-  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: chunkBytes })) {
+  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: chunkBytes, start })) {
     let text = rest + (chunk as string);
     // A \r at the end may be the first half of \r\n: it waits for the next chunk.
     const held = text.endsWith("\r") ? "\r" : "";

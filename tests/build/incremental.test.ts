@@ -110,6 +110,45 @@ describe("a build with the previous build's cache", () => {
     expect(run.stderr).toMatch(/compressed\/\S+\.(gz|br) does not hold what it stands for/);
     expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
   });
+  it("reads only the reviews added at the end of a file, telling a problem in them by its line as a build without cache does", async () => {
+    const files = (await readdir(join(data, "reviews"))).sort();
+    const newest = join(data, "reviews", files.at(-1)!);
+    const text = await readFile(newest, "utf8");
+    const last = JSON.parse(text.trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
+    delete last.withdrawn;
+    const added = JSON.stringify({ ...last, id: "added-at-the-end", text: "Added at the end: the hornets were gone by the evening." });
+    const broken = JSON.stringify({ ...last, id: "added-broken", rating: 9 });
+    await writeFile(newest, `${text}${added}\n${broken}\n`);
+    const [cached, uncached] = [await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache }), await runBuild(data, join(root, "unused"), { BASE_URL, BUILD_CACHE_DIR: "off" })];
+    expect(cached.code).toBe(1);
+    expect(cached.stderr).toMatch(new RegExp(`${files.at(-1)} line ${text.split("\n").length + 1} \\(added-broken\\): rating`));
+    expect(cached.stderr).toBe(uncached.stderr);
+
+    await writeFile(newest, `${text}${added}\n`);
+    await build(data, dist, cache);
+    const clean = join(root, "clean-added");
+    await build(data, clean, "off");
+    expect(await tree(dist)).toEqual(await tree(clean));
+    expect(await readFile(join(dist, "reviews", "added-at-the-end.html"), "utf8")).toContain("the hornets were gone by the evening");
+  });
+
+  it("finds an id repeated by reviews added at the ends of two files", async () => {
+    const files = (await readdir(join(data, "reviews"))).sort();
+    expect(files.length).toBeGreaterThan(1);
+    const [older, newest] = [join(data, "reviews", files.at(-2)!), join(data, "reviews", files.at(-1)!)];
+    const texts = [await readFile(older, "utf8"), await readFile(newest, "utf8")];
+    const last = JSON.parse(texts[1]!.trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
+    delete last.withdrawn;
+    const twice = JSON.stringify({ ...last, id: "added-twice", text: "Added to two files: the mice stayed away." });
+    await writeFile(older, `${texts[0]}${twice}\n`);
+    await writeFile(newest, `${texts[1]}${twice}\n`);
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${files.at(-1)} line ${texts[1]!.split("\n").length} (added-twice): id = "added-twice": expected a unique id; `);
+    expect(run.stderr).toMatch(new RegExp(`\\S*${files.at(-2)} line ${texts[0]!.split("\n").length} \\(added-twice\\) has it already`));
+    await writeFile(older, texts[0]!);
+    await writeFile(newest, texts[1]!);
+  });
 });
 
 describe("a build with large months, whose compressed copies are put together from kept parts", () => {
