@@ -37,7 +37,8 @@ export function contentType(urlPath: string): string {
 /** zlib's chunks of output: large, so that a large file makes few round trips through this thread. */
 const CHUNK = 1 << 20;
 
-/** A large file, in bytes: compressed faster; a huge one, with no brotli copy. */
+/** A file of some size, in bytes: compressed faster; a large one faster still; a huge one, with no brotli copy. */
+const MEDIUM = 100_000;
 const LARGE = 1_000_000;
 const HUGE = 10_000_000;
 
@@ -259,8 +260,10 @@ async function compressTo(file: string, data: readonly Uint8Array[], size: numbe
           params: {
             // Quality 10 is ~15x slower than 5 for a few percent: for small files only. 11 took
             // three times as long as 10 on the site's pages for 1-3% smaller, and the pages that
-            // show counts change with every review.
-            [constants.BROTLI_PARAM_QUALITY]: size > LARGE ? 5 : 10,
+            // show counts change with every review. So do reviews.json and insights.json: of the
+            // business's 328 reviews (180 and 250 KB), quality 10 took 0.32 s of a core at every
+            // build, 7 takes 0.04 s for 11% and 18% more bytes (docs/benchmarks.md).
+            [constants.BROTLI_PARAM_QUALITY]: size > LARGE ? 5 : size > MEDIUM ? 7 : 10,
             [constants.BROTLI_PARAM_SIZE_HINT]: size,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           },
