@@ -4,9 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { inWorker, inWorkers, keptWorker } from "../../build/threads.ts";
 import { hashRuns, hashRunsAside } from "../../build/hashing.ts";
 import { collect } from "../../core/collect.ts";
+import { tempDir } from "../helpers/data.ts";
+import { until } from "../helpers/until.ts";
 
 const FIXTURE = new URL("./fixtures/work.ts", import.meta.url);
 
@@ -38,11 +42,17 @@ describe("jobs on worker threads", () => {
 describe("a worker kept for the process", () => {
   it("started ahead of its first call has its module imported by then, and serves every call on that one thread", async () => {
     const kept = keptWorker<{ importedAt: number; thread: number }>(FIXTURE, "started", { collect: false });
+    // The thread is given this setting as it starts, and writes the mark when it has imported the module.
+    const mark = join(await tempDir(), "imported");
+    process.env.WORK_IMPORTED_MARK = mark;
     kept.start();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    delete process.env.WORK_IMPORTED_MARK;
+    await until(() => existsSync(mark), "the started thread to import its module");
     const asked = Date.now();
     const [first, second] = [await kept(), await kept()];
-    expect(first.importedAt).toBeLessThan(asked - 1_000);
+    // Served by the module imported before the first call was made, on that one thread.
+    expect(first.importedAt).toBe(Number(readFileSync(mark, "utf8")));
+    expect(first.importedAt).toBeLessThanOrEqual(asked);
     expect(second).toEqual(first);
     expect(first.thread).not.toBe(0);
   });
