@@ -40,6 +40,8 @@ export interface Read {
   parsed: Map<number, Review>;
   /** The lines' text, when this build split the file. */
   texts?: string[];
+  /** When the file grew from a kept one: its first line after the kept file's lines. */
+  from?: number;
 }
 
 /** A file's hash and size, and whether a kept file's lines are its first lines. */

@@ -89,7 +89,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     const same = before !== undefined && before.file === hashed?.file;
     // A file seen before is known; one that grew (new reviews added at its end) is read from where it ended.
     const lines = same ? unpack(before) : await readLines(path, file, before, known, now, problems, hashed?.grew);
-    added.push(same ? lines.ids.length : hashed?.grew ? before!.ids.split("\n").length : undefined);
+    added.push(same ? lines.ids.length : lines.from);
     read.push(lines);
     names.push(file);
     if (hashed) keep[fileName] = same ? before : pack(hashed, lines);
@@ -194,7 +194,7 @@ async function readLines(path: string, file: string, before: FileLines | undefin
     const first = old.ids.length;
     const verbatim = new Uint8Array(first + texts.length);
     verbatim.set(old.verbatim);
-    const read: Read = { ids: [...old.ids], hashes: [...old.hashes], months: [...old.months], verbatim, at: old.at, parsed: new Map() };
+    const read: Read = { ids: [...old.ids], hashes: [...old.hashes], months: [...old.months], verbatim, at: old.at, parsed: new Map(), from: first };
     texts.forEach((text, k) => checkLine(text, first + k, read, undefined, file, known, now, problems));
     return read;
   }
