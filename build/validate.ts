@@ -73,15 +73,17 @@ export function nowIn(zone = "Pacific/Kiritimati", time = Date.now()): Now {
 
 /** Contract: a review dated after the build's day (in the business's time zone) is a data error; so is any later time it records. */
 export function checkNotFuture(review: Review, now: Now, problems: Problem[], file: string, line: number): void {
-  const add = (field: string, value: string) =>
-    problems.push({ file, record: recordOf(line, review), field, value, expected: `expected no later than today (${now.day} in ${now.zone}): a review cannot be dated in the future` });
-  if (review.date > now.day) add("date", review.date);
-  if (review.response && review.response.date > now.day) add("response.date", review.response.date);
+  const add = (field: string, value: string, expected: string) => problems.push({ file, record: recordOf(line, review), field, value, expected });
+  const day = `expected no later than today (${now.day} in ${now.zone}): a review cannot be dated in the future`;
+  // A time may be earlier today: the rule for times is "not after now".
+  const moment = `expected a time not after now (${new Date(now.time).toISOString().slice(0, 19)}Z): it cannot be in the future`;
+  if (review.date > now.day) add("date", review.date, day);
+  if (review.response && review.response.date > now.day) add("response.date", review.response.date, day);
   for (const field of ["published", "updated"] as const) {
     const time = review[field];
-    if (time && Date.parse(time) > now.time) add(field, time);
+    if (time && Date.parse(time) > now.time) add(field, time, moment);
   }
-  if (review.withdrawn && Date.parse(review.withdrawn.at) > now.time) add("withdrawn.at", review.withdrawn.at);
+  if (review.withdrawn && Date.parse(review.withdrawn.at) > now.time) add("withdrawn.at", review.withdrawn.at, moment);
 }
 
 export async function readRecord<T extends z.ZodType>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T> | undefined> {

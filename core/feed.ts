@@ -4,7 +4,8 @@
  */
 import { hubUrl } from "./urls.ts";
 import type { PublicReview } from "./schema/public.ts";
-import { changedAt, latest, startOfDay, type Dataset } from "./dataset.ts";
+import { latest, type Dataset } from "./dataset.ts";
+import { latestMoment, localMidnight, toUtc } from "./local-time.ts";
 
 /** Contract: both feeds carry the 50 newest reviews. */
 export const FEED_SIZE = 50;
@@ -12,7 +13,9 @@ export const FEED_SIZE = 50;
 export interface FeedItem {
   review: PublicReview;
   title: string;
+  /** The review's date at local midnight in the business's time zone, with its offset. */
   published: string;
+  /** The latest of that, its late publication, its edit and the owner's reply (a date: local midnight). */
   modified: string;
   /** The review's text, then the owner's reply: the body of both feeds' entries. */
   content: string;
@@ -32,13 +35,18 @@ export interface Feed {
 
 export function toFeed(dataset: Dataset, baseUrl: string): Feed {
   const services = new Map(dataset.business.services.map((s) => [s.id, s.name]));
-  const items = dataset.reviews.slice(0, FEED_SIZE).map((review) => ({
-    review,
-    title: reviewTitle(review, services),
-    published: startOfDay(review.date),
-    modified: changedAt(review),
-    content: review.text + (review.response ? `\n\nResponse from the owner (${review.response.date}): ${review.response.text}` : ""),
-  }));
+  const zone = dataset.business.time_zone;
+  const items = dataset.reviews.slice(0, FEED_SIZE).map((review) => {
+    const published = localMidnight(review.date, zone);
+    const answered = review.response && localMidnight(review.response.date, zone);
+    return {
+      review,
+      title: reviewTitle(review, services),
+      published,
+      modified: latestMoment([published, review.published, review.updated, answered])!,
+      content: review.text + (review.response ? `\n\nResponse from the owner (${review.response.date}): ${review.response.text}` : ""),
+    };
+  });
   return {
     title: `${dataset.business.name}: verified reviews`,
     description: `The ${FEED_SIZE} newest verified customer reviews of ${dataset.business.name}.`,
@@ -46,7 +54,7 @@ export function toFeed(dataset: Dataset, baseUrl: string): Feed {
     hubUrl: hubUrl(baseUrl),
     jsonFeedUrl: `${baseUrl}/api/feed.json`,
     atomFeedUrl: `${baseUrl}/feed.xml`,
-    updated: latest([dataset.business.updated, ...dataset.withdrawn.map((w) => w.at), ...items.map((i) => i.modified)]),
+    updated: latest([dataset.business.updated, ...dataset.withdrawn.map((w) => w.at), ...items.map((i) => toUtc(i.modified))]),
     items,
   };
 }

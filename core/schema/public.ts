@@ -20,6 +20,9 @@ export const PublicReview = z.strictObject({
   updated: Timestamp.optional().describe("When the reviewer last edited the review"),
 });
 
+/** RFC 3339 with an offset: a date's local midnight keeps its zone's offset, so no reader shows it a day early. */
+const LocalTimestamp = z.iso.datetime({ offset: true, error: "expected an RFC 3339 timestamp like 2026-11-18T00:00:00-08:00" });
+
 export const PublicBusiness = Business.omit({ updated: true }).extend({
   url: z.url(),
   services: z.array(Service),
@@ -63,8 +66,8 @@ export const JsonFeed = z.strictObject({
     url: z.url(),
     title: z.string().describe("Stars, reviewer and service, e.g. 5/5 from Maria G. on Ant control"),
     content_text: z.string(),
-    date_published: Timestamp,
-    date_modified: Timestamp.optional().describe("When the review was edited or answered, if it was"),
+    date_published: LocalTimestamp.describe("The review's date at local midnight in the business's time zone, with its offset"),
+    date_modified: LocalTimestamp.optional().describe("When the review was edited or answered, if it was (a reply's date at local midnight)"),
     authors: z.array(FeedAuthor),
     tags: z.array(Slug).describe("Service ids"),
     _review: z.strictObject({

@@ -9,6 +9,9 @@ import { runBuild } from "../helpers/run.ts";
 
 const BASE = "https://reviews.valleyshield.example";
 const read = (dir: string, file: string) => readFile(join(dir, file), "utf8");
+/** A timestamp as a reader's app in California shows it. */
+const inLosAngeles = (time: string) =>
+  new Intl.DateTimeFormat("sv-SE", { timeZone: "America/Los_Angeles", dateStyle: "short", timeStyle: "short" }).format(new Date(time));
 const readJson = async (dir: string, file: string) => JSON.parse(await read(dir, file));
 
 describe("npm run build on the repository's data", () => {
@@ -108,7 +111,9 @@ describe("npm run build on the repository's data", () => {
       expect(item.title).toContain(`${r.rating}/5`);
       // Contract: the owner's reply follows the review, as in the Atom content.
       expect(item.content_text).toBe(r.response ? `${r.text}\n\nResponse from the owner (${r.response.date}): ${r.response.text}` : r.text);
-      expect(item.date_published).toBe(`${r.date}T00:00:00Z`);
+      // Contract: local midnight in the business's zone (America/Los_Angeles), with its offset.
+      expect(item.date_published).toMatch(new RegExp(`^${r.date}T00:00:00-0[78]:00$`));
+      expect(inLosAngeles(item.date_published)).toBe(`${r.date} 00:00`);
       expect(item.authors).toEqual([{ name: r.author }]);
       expect(item._review).toMatchObject({ id: r.id, rating: r.rating, services: r.services, technicians: r.technicians });
       for (const key of Object.keys(item)) expect(["id", "url", "title", "content_text", "date_published", "date_modified", "authors", "tags", "_review"]).toContain(key);
@@ -128,6 +133,7 @@ describe("npm run build on the repository's data", () => {
     expect(links).toContainEqual({ rel: "hub", href: `${BASE}/api/websub/hub` });
     expect(links).toContainEqual(expect.objectContaining({ rel: "self", href: `${BASE}/feed.xml` }));
     expect(atom.entry[0].id).toBe(reviews[0].url);
+    atom.entry.forEach((entry: { published: string }, i: number) => expect(inLosAngeles(entry.published)).toBe(`${reviews[i].date} 00:00`));
   });
 
   it("takes Last-Modified from the data, never from the clock", async () => {
