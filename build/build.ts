@@ -44,6 +44,8 @@ export interface BuildResult {
   manifest: Manifest;
   reviews: number;
   withdrawn: number;
+  /** What the author of the data should know: changes the build noticed, or could not check. */
+  notices: string[];
 }
 
 export async function build(settings: BuildSettings, progress: (step: string) => void = () => {}): Promise<BuildResult> {
@@ -121,7 +123,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     await swapIn(staging, distDir);
     await reporting;
     await pages.remember(distDir);
-    return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length };
+    return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length, notices: source.notices };
   } catch (error) {
     await pages?.giveBack(staging, distDir);
     removeTree(staging);

@@ -19,6 +19,7 @@ try {
   if (process.env.BENCH_BUILD_REPORT) {
     await writeFile(process.env.BENCH_BUILD_REPORT, JSON.stringify({ ms: Math.round(performance.now() - started), max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024) }));
   }
+  for (const notice of result.notices) console.log(`note: ${notice}`);
   console.log(
     `built ${settings.DIST_DIR}/: ${files} files (${listed.length} datasets, feeds and pages with ${copies} compressed copies, ${result.reviews} review pages, the manifest) from ${result.reviews} published reviews (${result.withdrawn} withdrawn) in ${seconds} s`,
   );

@@ -25,6 +25,8 @@ export interface FileLines {
   months: string;
   /** Per line: whether the schema takes the line as it is (its record is its JSON). */
   verbatim: Uint8Array;
+  /** Per line: what the review says and when it says it changed (build/unflagged.ts). */
+  said: string;
   withdrawn: { line: number; at: string }[];
   /** Per month of its published lines: how many, and a hash of their lines' hashes in file order. */
   digests: Record<string, { count: number; digest: string }>;
@@ -36,6 +38,7 @@ export interface Read {
   hashes: string[];
   months: string[];
   verbatim: Uint8Array;
+  said: string[];
   at: Map<number, string>;
   parsed: Map<number, Review>;
   /** The lines' text, when this build split the file. */
@@ -101,6 +104,7 @@ export function pack({ file, size }: FileHash, lines: Read): FileLines {
     hashes: lines.hashes.join("\n"),
     months: lines.months.join("\n"),
     verbatim: lines.verbatim,
+    said: lines.said.join("\n"),
     withdrawn: [...lines.at].map(([line, at]) => ({ line, at })),
     digests: digestsOf(lines),
   };
@@ -110,6 +114,7 @@ export function pack({ file, size }: FileHash, lines: Read): FileLines {
 export function unpack(kept: FileLines): Read {
   let hashes: string[] | undefined;
   let months: string[] | undefined;
+  let said: string[] | undefined;
   return {
     ids: kept.ids.split("\n"),
     get hashes() {
@@ -119,6 +124,9 @@ export function unpack(kept: FileLines): Read {
       return (months ??= kept.months.split("\n"));
     },
     verbatim: kept.verbatim,
+    get said() {
+      return (said ??= kept.said.split("\n"));
+    },
     at: new Map(kept.withdrawn.map(({ line, at }) => [line, at])),
     parsed: new Map(),
   };

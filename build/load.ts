@@ -7,13 +7,14 @@
 import { hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { Business, Review, Service, ServiceArea, Technician } from "../core/schema/records.ts";
 import { DataError, problemsFromZod, type Problem } from "./problems.ts";
 import type { BuildCache } from "./cache.ts";
 import { digestsOf, hashFile, LINES_PART, pack, unpack, type FileLines, type Read } from "./line-cache.ts";
+import { saidOf, stamp, unflagged } from "./unflagged.ts";
 import { checkNotFuture, crossCheck, DATA_FILES, nowIn, parseJson, readList, readRecord, recordOf, type Known, type Now } from "./validate.ts";
 
 export { DATA_FILES };
@@ -34,6 +35,8 @@ export interface SourceData {
    * are handed over, not kept: a second call reads their lines again.
    */
   reviews(months?: ReadonlySet<string>): Promise<Line[]>;
+  /** What the build did or could not check that its author should know (printed with its result). */
+  notices: string[];
 }
 
 export interface Line {
@@ -44,7 +47,7 @@ export interface Line {
 /** Most problems printed; the rest are counted, so a wholly broken file does not flood a terminal. */
 const MAX_PROBLEMS = 200;
 
-export async function loadData(dir: string, onProgress?: (reviews: number) => void, cache?: BuildCache): Promise<SourceData> {
+export async function loadData(dir: string, onProgress?: (reviews: number) => void, cache?: BuildCache, notices: string[] = []): Promise<SourceData> {
   const problems: Problem[] = [];
   const name = (file: string) => {
     const path = relative(process.cwd(), join(dir, file));
@@ -65,7 +68,9 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
   const now = nowIn(business?.time_zone);
   // A line seen before was checked against these lists: with others, every line is read again.
-  const store = cache?.dir ? cache.store<Record<string, FileLines>>("verbatim", LINES_PART, Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-")).join("\n")) : undefined;
+  // They are also the record of what was published from this folder (build/unflagged.ts), kept per folder.
+  const inputs = [resolve(dir), ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n");
+  const store = cache?.dir ? cache.store<Record<string, FileLines>>("verbatim", LINES_PART, inputs) : undefined;
   const kept = await store?.get();
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(
@@ -80,6 +85,8 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const keep: Record<string, FileLines> = {};
   /** Per file, its first line not seen by the previous build: none (its length) when it is the same, undefined when it was read whole. */
   const added: (number | undefined)[] = [];
+  /** Per file, whether it was read whole: only such a file can hide an edit or a deleted line. */
+  const rewritten: boolean[] = [];
   let count = 0;
   for (const fileName of files) {
     const path = join(reviewDir, fileName);
@@ -90,6 +97,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     // A file seen before is known; one that grew (new reviews added at its end) is read from where it ended.
     const lines = same ? unpack(before) : await readLines(path, file, before, known, now, problems, hashed?.grew);
     added.push(same ? lines.ids.length : lines.from);
+    rewritten.push(!same && lines.from === undefined);
     read.push(lines);
     names.push(file);
     if (hashed) keep[fileName] = same ? before : pack(hashed, lines);
@@ -100,6 +108,11 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     const first = read.findIndex((lines) => lines.ids.includes(id));
     const at = `${names[first]} line ${read[first]!.ids.indexOf(id) + 1} (${id})`;
     problems.push({ file: names[f]!, record: `line ${line} (${id})`, field: "id", value: id, expected: `expected a unique id; ${at} has it already` });
+  }
+  const found = kept && unflagged(kept, files, read, rewritten);
+  for (const { file, id } of found?.gone ?? []) {
+    const expected = `the last build published ${id} and no file holds it now: to take a review down, keep its line and add "withdrawn": {"at": "${new Date(now.time).toISOString().slice(0, 19)}Z", "reason": "…"}, so that since lists it as removed`;
+    problems.push({ file: name(join(DATA_FILES.reviews, file)), record: id, expected });
   }
   if (files.length === 0 && problems.length === 0) {
     problems.push({ file: name(DATA_FILES.reviews), expected: "expected at least one .jsonl file of reviews" });
@@ -113,6 +126,22 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     if (problems.length > MAX_PROBLEMS) shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
     throw new DataError(shown);
   }
+  // Once: the second reading, of the stamped files, finds the changes said (notices holds them).
+  if (found?.edits.length && notices.length === 0) {
+    // Written into the data, so that data/ stays the whole truth: the next build, clean or not, publishes the same.
+    const time = `${new Date(now.time).toISOString().slice(0, 19)}Z`;
+    for (const [f, file] of files.entries()) {
+      const edits = found.edits.filter((e) => e.file === f).map((e) => ({ ...e, reply: e.reply && read[f]!.parsed.get(e.line)?.response?.date !== now.day }));
+      if (edits.length === 0) continue;
+      await stamp(join(reviewDir, file), edits, time, now.day);
+      for (const e of edits) {
+        const what = e.reply ? `its reply changed without a new response.date: set to ${now.day}` : `its text, stars or reply changed without a new "updated": set to ${time}`;
+        notices.push(`${names[f]} line ${e.line + 1} (${e.id}): ${what}, so that since lists it as changed`);
+      }
+    }
+    return loadData(dir, onProgress, cache, notices);
+  }
+  if (!kept) notices.push("no earlier build's record to compare with (a first build, the cache off, or new lists or build code): a review edited without \"updated\", or a line deleted, cannot be noticed this time");
   store?.set(keep);
 
   const months = new Map<string, { count: number; digests: string[] }>();
@@ -142,7 +171,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     }
     return out;
   };
-  return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, months, withdrawn, reviews };
+  return { business: business!, services: services.records, technicians: technicians.records, serviceAreas: serviceAreas.records, months, withdrawn, reviews, notices };
 }
 
 /** Lines added at the files' ends looked for one by one, at most; more are put in a set with all the others. */
@@ -194,14 +223,14 @@ async function readLines(path: string, file: string, before: FileLines | undefin
     const first = old.ids.length;
     const verbatim = new Uint8Array(first + texts.length);
     verbatim.set(old.verbatim);
-    const read: Read = { ids: [...old.ids], hashes: [...old.hashes], months: [...old.months], verbatim, at: old.at, parsed: new Map(), from: first };
+    const read: Read = { ids: [...old.ids], hashes: [...old.hashes], months: [...old.months], verbatim, said: [...old.said], at: old.at, parsed: new Map(), from: first };
     texts.forEach((text, k) => checkLine(text, first + k, read, undefined, file, known, now, problems));
     return read;
   }
   const oldIndex = new Map(old?.hashes.map((h, i) => [h, i]));
   const texts = await textsOf(path);
   // The texts are kept for the lines not parsed here, if any are asked for later.
-  const read: Read = { ids: [], hashes: [], months: [], verbatim: new Uint8Array(texts.length), at: new Map(), parsed: new Map(), ...(old && { texts }) };
+  const read: Read = { ids: [], hashes: [], months: [], verbatim: new Uint8Array(texts.length), said: [], at: new Map(), parsed: new Map(), ...(old && { texts }) };
   texts.forEach((text, i) => checkLine(text, i, read, old && { read: old, index: oldIndex }, file, known, now, problems));
   return read;
 }
@@ -211,6 +240,7 @@ function checkLine(text: string, i: number, read: Read, old: { read: Read; index
   read.ids[i] = "";
   read.hashes[i] = "";
   read.months[i] = "";
+  read.said[i] = "";
   if (text.trim() === "") return;
   const lineHash = hash("sha1", text, "base64");
   const o = old?.index.get(lineHash);
@@ -219,6 +249,7 @@ function checkLine(text: string, i: number, read: Read, old: { read: Read; index
     read.hashes[i] = lineHash;
     read.months[i] = old.read.months[o]!;
     read.verbatim[i] = old.read.verbatim[o]!;
+    read.said[i] = old.read.said[o]!;
     const at = old.read.at.get(o);
     if (at !== undefined) read.at.set(i, at);
     return;
@@ -233,6 +264,7 @@ function checkLine(text: string, i: number, read: Read, old: { read: Read; index
   read.ids[i] = review.id;
   read.hashes[i] = lineHash;
   read.verbatim[i] = isDeepStrictEqual(raw, review) ? 1 : 0;
+  read.said[i] = saidOf(review);
   if (review.withdrawn) read.at.set(i, review.withdrawn.at);
   else read.months[i] = review.date.slice(0, 7);
   read.parsed.set(i, review);
