@@ -9,13 +9,12 @@ import { excerptFor } from "../../views/html.ts";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { IsoDate, Rating, Slug } from "../../core/schema/records.ts";
 import type { Bundle } from "../bundle.ts";
 import type { Page } from "../search/reviews.ts";
 import { encodeCursor } from "../../core/cursor.ts";
 import { SerializedResult } from "./tool.ts";
 
-const EXCERPT = 120;
+const EXCERPT = 100;
 
 export const Detail = z.enum(["compact", "full"]).default("compact")
   .describe('"compact" (default): per review a text line (date, stars, author, id, excerpt) and its key fields; "full": every field, whole text and owner\'s reply');
@@ -31,12 +30,18 @@ interface CompactReview {
   replied?: true;
 }
 
+/**
+ * Output schemas say what a result holds in plain types: every tool lists them, so formats and
+ * bounds (which the input schemas carry) would cost each agent's context at every tools/list.
+ */
+export const Out = { count: z.number().min(0), id: z.string(), date: z.string(), stars: z.number() };
+
 /** What a client reads in a page of reviews; members of the reviews are typed where all share them. */
 export const PageOut = {
-  count: z.int().min(0),
-  total: z.int().min(0),
+  count: Out.count,
+  total: Out.count,
   review_url: z.string().describe("Permalink of a review: replace {id}"),
-  reviews: z.array(z.looseObject({ id: Slug, date: IsoDate, rating: Rating })),
+  reviews: z.array(z.looseObject({ id: Out.id, date: Out.date, rating: Out.stars })),
   next_cursor: z.string().optional(),
 };
 

@@ -136,20 +136,22 @@ describe("MCP with the SDK's client over HTTP", () => {
   });
 
   it("get_insights returns all insights, or one technician's", async () => {
-    const all = structured(await client.callTool({ name: "get_insights", arguments: {} })).insights;
+    const result = await client.callTool({ name: "get_insights", arguments: {} });
+    const all = structured(result).insights;
     const full = JSON.parse(await (await sidecar.app.request("/insights.json")).text());
-    // An overview: every aspect, entity, question and summary sentence, without the citations.
-    expect(Object.keys(all)).toEqual(["overview", "aspects", "technicians", "services", "service_areas", "topics", "faq", "summary"]);
+    // An overview: every aspect, entity and question, without the citations; the summary is its text.
+    expect(Object.keys(all)).toEqual(["overview", "aspects", "technicians", "services", "service_areas", "topics", "faq"]);
     expect(all.aspects.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(full.aspects.map((a: { id: string; score: number }) => [a.id, a.score]));
     expect(all.technicians.map((t: { id: string }) => t.id)).toEqual(full.entities.technicians.map((t: { id: string }) => t.id));
-    // Each answer's verdict and figures; its quotes stay in the detail.
-    all.faq.forEach((f: { question: string; answer: string }, i: number) => {
+    // Each answer's verdict ("Mostly yes") and its customers' counts; its sentences and quotes stay in the detail.
+    all.faq.forEach((f: { question: string; answer: string; customers?: unknown }, i: number) => {
       expect(f.question).toBe(full.faq[i].question);
       expect(full.faq[i].answer.startsWith(f.answer)).toBe(true);
+      expect(f.customers).toEqual(full.faq[i].customers);
       expect(f.answer).not.toContain("“");
     });
     expect(all.faq).toHaveLength(full.faq.length);
-    expect(all.summary).toEqual(full.summary.sentences.map((s: { text: string }) => s.text));
+    expect((result.content as { text: string }[])[0]!.text.startsWith(full.summary.sentences.map((s: { text: string }) => s.text).join(" "))).toBe(true);
     expect(JSON.stringify(all)).not.toContain("review_ids");
     const dana = structured(await client.callTool({ name: "get_insights", arguments: { technician: "Dana" } })).insights.technician;
     expect(dana).toMatchObject({ id: "dana-whitfield", review_count: expect.any(Number) });

@@ -1,6 +1,6 @@
 /** get_business: who the business is, its rating, and the ids the other tools take. */
 import { z } from "zod";
-import { Slug } from "../../../core/schema/records.ts";
+import { Out } from "../pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const getBusiness = defineTool({
@@ -11,8 +11,8 @@ export const getBusiness = defineTool({
       "Who the business is: name, description, phone, email, address, opening hours, the services it offers (with ids), its technicians (with ids), the towns it serves, and its aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
     inputSchema: z.strictObject({}),
     outputSchema: {
-      business: z.looseObject({ name: z.string(), services: z.array(z.looseObject({ id: Slug })), technicians: z.array(z.looseObject({ id: Slug })) }),
-      aggregate_rating: z.looseObject({ rating_value: z.number(), review_count: z.int().min(0) }),
+      business: z.looseObject({ name: z.string(), services: z.array(z.looseObject({ id: Out.id })), technicians: z.array(z.looseObject({ id: Out.id })) }),
+      aggregate_rating: z.looseObject({ rating_value: z.number(), review_count: Out.count }),
       links: z.record(z.string(), z.string()),
     },
     annotations: READ_ONLY,

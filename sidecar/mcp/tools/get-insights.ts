@@ -27,7 +27,7 @@ export const getInsights = defineTool({
     const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
     if (given.length === 0) {
       const sized = overviewOf(insights);
-      const text = `${(sized.summary as string[]).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
+      const text = `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
       return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
     }
     const [kind, value] = given[0] as [keyof typeof args, string];
@@ -74,9 +74,12 @@ function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> 
     services: i.entities.services.map(entity),
     service_areas: i.entities.service_areas.map(entity),
     topics: i.topics.slice(0, 8).map(({ label, review_count, average_rating }) => ({ label, review_count, average_rating })),
-    // The answer's verdict and figures; its quotes (build/faq.ts writes them as ` One says: “…”`) stay in the detail.
-    faq: i.faq.map(({ question, answer }) => ({ question, answer: answer.replace(/ (?:One|Another) says: “[^”]*”/g, "") })),
-    summary: i.summary.sentences.map((s) => s.text),
+    // The answer's verdict ("Mostly yes") and its customers' counts; the sentences and quotes
+    // (build/faq.ts writes them as ` One says: “…”`) stay in the detail.
+    faq: i.faq.map(({ question, answer, customers }) =>
+      customers ? { question, answer: answer.slice(0, answer.indexOf(":")), customers } : { question, answer: answer.replace(/ (?:One|Another) says: “[^”]*”/g, "") },
+    ),
+    // The summary's sentences are the result's text.
   };
 }
 

@@ -1,8 +1,8 @@
 /** get_reviews_since: what GET /api/reviews/since answers (search/run.ts), as a page of reviews. */
 import { z } from "zod";
-import { IsoDate, Slug } from "../../../core/schema/records.ts";
+import { IsoDate } from "../../../core/schema/records.ts";
 import { reviewsSince } from "../../search/run.ts";
-import { Detail, pageContent, PageOut } from "../pages.ts";
+import { Detail, Out, pageContent, PageOut } from "../pages.ts";
 import { defineTool, invalid, READ_ONLY } from "../tool.ts";
 
 export const getReviewsSince = defineTool({
@@ -18,9 +18,9 @@ export const getReviewsSince = defineTool({
       detail: Detail,
     }),
     outputSchema: {
-      since: IsoDate,
+      since: Out.date,
       removed: z.array(z.string()),
-      changed: z.array(z.looseObject({ id: Slug })).describe("Older reviews changed since, latest first (≤ 1000); same fields as reviews"),
+      changed: z.array(z.looseObject({ id: Out.id })).describe("Older reviews changed since, latest first (≤ 1000); same fields as reviews"),
       changed_truncated: z.boolean().describe("More than 1000 changed"),
       ...PageOut,
     },
