@@ -85,7 +85,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
       letGoOfJson(months);
     }
     const { figures: insights, owner } = insightsOf(months, head, baseUrl);
-    const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner));
+    const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner, baseUrl));
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
     // Its gzip copy, when large, from its pieces: each list's older months, unchanged from one
     // day to the next, compressed once and kept (1% fewer bytes at 100k reviews, 1% more at

@@ -273,7 +273,7 @@ export function mergeInsights(months: readonly MonthFigures[], { baseUrl, busine
     faq: faq(aspects.map((a) => ({ id: a.figures.id, mentioning: a.reviews, parts: a.faq })), entities.technicians),
     summary: { sentences: summarise(said) },
   };
-  return { figures, owner: ownerReport(said, updated) };
+  return { figures, owner: ownerReport(said, updated, figures.faq) };
 }
 
 /** Counts of each polarity (in POLARITIES' order), with their total and score. */

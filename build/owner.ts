@@ -11,8 +11,9 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ASPECTS } from "./sentiment/aspects.ts";
-import { html } from "../views/html.ts";
+import { html, longDate } from "../views/html.ts";
 import { round2 } from "../core/dataset.ts";
+import { reviewUrl } from "../core/urls.ts";
 import { average, byQuarter, FALLING, NOTICEABLE, starsApart, stars, WELL_BELOW, type SummaryInput } from "./summary.ts";
 import type { InsightsDataset } from "../core/schema/insights.ts";
 
@@ -38,14 +39,26 @@ export interface Flag {
 export interface Report {
   updated: string;
   flags: Flag[];
-  complaints: { aspect: string; reviews: number; mentioning: number; quotes: Quote[] }[];
+  /** Customers not happy with an aspect: the public FAQ's figures for the same question. */
+  complaints: { aspect: string; unhappy: number; happy: number; mentioning: number; quotes: Quote[] }[];
   technicians: { name: string; reviews: number; average: number; years: { year: string; count: number; rating: number }[]; praised?: string; complaints?: string }[];
+}
+
+/** The FAQ's figures for an aspect's question (build/faq.ts), which the public insights page shows. */
+export interface AspectCustomers {
+  aspect: string | null;
+  customers?: { mentioning: number; happy: number; unhappy: number };
+}
+
+/** At most `n` quotes, each from a different review: two quotes are two customers' words. */
+function distinctCustomers<T extends { quote: Quote }>(list: readonly T[], n = 2): T[] {
+  return list.filter((q, i) => list.findIndex((o) => o.quote.review_id === q.quote.review_id) === i).slice(0, n);
 }
 
 const aspectName = (id: string) => ASPECTS.find((a) => a.id === id)!.name.toLowerCase();
 
 /** What the owner report says, from the same figures as the summary. */
-export function ownerReport(input: SummaryInput, updated: string): Report {
+export function ownerReport(input: SummaryInput, updated: string, faq: readonly AspectCustomers[]): Report {
   const { months, aspects, entities } = input;
   const flags: Flag[] = [];
   const yearsOf = (id: string) => {
@@ -61,11 +74,12 @@ export function ownerReport(input: SummaryInput, updated: string): Report {
     return [...byYear].sort(([a], [b]) => (a < b ? -1 : 1)).map(([year, y]) => ({ year, count: y.count, rating: round2(y.sum / y.count) }));
   };
   const worst = (entity: (typeof entities.technicians)[number]) =>
-    entity.aspects
-      .filter((a) => a.negative > 0)
-      .sort((a, b) => b.negative - a.negative || (a.id < b.id ? -1 : 1))
-      .flatMap((a) => a.quotes.filter((q) => q.polarity === "negative").map((quote) => ({ aspect: aspectName(a.id), quote })))
-      .slice(0, 2);
+    distinctCustomers(
+      entity.aspects
+        .filter((a) => a.negative > 0)
+        .sort((a, b) => b.negative - a.negative || (a.id < b.id ? -1 : 1))
+        .flatMap((a) => a.quotes.filter((q) => q.polarity === "negative").map((quote) => ({ aspect: aspectName(a.id), quote }))),
+    );
 
   // Technicians well below the others.
   const withTechnicians = months.reduce((n, m) => n + m.withTechnicians.count, 0);
@@ -117,9 +131,16 @@ export function ownerReport(input: SummaryInput, updated: string): Report {
   }
 
   const complaints = aspects
-    .filter((a) => a.complaints.length >= RECURRING)
-    .sort((a, b) => b.complaints.length - a.complaints.length || (a.id < b.id ? -1 : 1))
-    .map((a) => ({ aspect: a.name, reviews: a.complaints.length, mentioning: a.review_count, quotes: a.highlights.filter((h) => h.polarity === "negative").slice(0, 2) }));
+    .flatMap((a) => {
+      const customers = faq.find((f) => f.aspect === a.id)?.customers;
+      return customers && customers.unhappy >= RECURRING ? [{ a, customers }] : [];
+    })
+    .sort((x, y) => y.customers.unhappy - x.customers.unhappy || (x.a.id < y.a.id ? -1 : 1))
+    .map(({ a, customers }) => ({
+      aspect: a.name,
+      ...customers,
+      quotes: distinctCustomers(a.highlights.filter((h) => h.polarity === "negative").map((quote) => ({ quote }))).map((q) => q.quote),
+    }));
 
   const technicians = entities.technicians
     .filter((t) => t.review_count > 0)
@@ -131,36 +152,40 @@ export function ownerReport(input: SummaryInput, updated: string): Report {
         reviews: t.review_count,
         average: t.average_rating,
         years: yearsOf(t.id),
-        ...(praised && { praised: `${aspectName(praised.id)} (${praised.positive})` }),
-        ...(complained && { complaints: `${aspectName(complained.id)} (${complained.negative})` }),
+        ...(praised && { praised: `${aspectName(praised.id)} (${mentions(praised.positive)})` }),
+        ...(complained && { complaints: `${aspectName(complained.id)} (${mentions(complained.negative)})` }),
       };
     });
   return { updated, flags, complaints, technicians };
 }
 
-const said = (q: Quote) => `<q>${html(q.quote.trim())}</q> <small>(${html(q.review_id)})</small>`;
+const mentions = (n: number) => `${n} ${n === 1 ? "mention" : "mentions"}`;
 
-/** The report as a self-contained HTML page. */
-export function ownerReportHtml(name: string, report: Report): string {
+/** A search's JSON address (the insights' reviews_url) as the HTML page of the same search. */
+const searchPage = (url: string) => url.replace("/api/reviews/search?", "/search/?");
+
+/** The report as a self-contained HTML page; links go to the site at `baseUrl`. */
+export function ownerReportHtml(name: string, report: Report, baseUrl: string): string {
+  const said = (q: Quote) => `<q>${html(q.quote.trim())}</q> <small>(<a href="${html(reviewUrl(baseUrl, q.review_id))}">${html(q.review_id)}</a>)</small>`;
   const flags = report.flags.length
-    ? report.flags.map((f) => `<li><p>${html(f.text)}${f.reviews_url ? ` <a href="${html(f.reviews_url)}">Reviews</a>` : ""}</p>
+    ? report.flags.map((f) => `<li><p>${html(f.text)}${f.reviews_url ? ` <a href="${html(searchPage(f.reviews_url))}">Read the ${f.reviews} reviews</a>` : ""}</p>
 ${f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)}`).join("; ")}</p>` : ""}${f.history ? `<p>Since: ${html(f.history)}.</p>` : ""}</li>`).join("\n")
     : `<li>Nothing: no technician or service is rated well below the rest on enough reviews.</li>`;
-  const complaints = report.complaints.map((c) => `<li><p><strong>${html(c.aspect)}</strong>: ${c.reviews} reviews complain (of ${c.mentioning} that mention it).</p>${c.quotes.length ? `<p>${c.quotes.map(said).join("<br>")}</p>` : ""}</li>`).join("\n");
+  const complaints = report.complaints.map((c) => `<li><p><strong>${html(c.aspect)}</strong>: ${c.unhappy} of ${c.mentioning} customers who mention it were not happy with it (${c.happy} were).</p>${c.quotes.length ? `<p>${c.quotes.map(said).join("<br>")}</p>` : ""}</li>`).join("\n");
   const rows = report.technicians.map((t) => `<tr><td>${html(t.name)}</td><td>${t.reviews}</td><td>${t.average}</td><td>${t.years.map((y) => `${y.year}: ${y.rating} (${y.count})`).join(", ")}</td><td>${html(t.praised ?? "")}</td><td>${html(t.complaints ?? "")}</td></tr>`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Owner report: ${html(name)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left}q{font-style:italic}</style></head>
 <body>
 <h1>Owner report: ${html(name)}</h1>
-<p>From the reviews as of ${html(report.updated)}. Not published: for the owner only. A flag needs at least ${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
+<p>From the reviews as of ${html(longDate(report.updated))}. Not published: for the owner only. A flag needs at least ${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
 <h2>Needs attention</h2>
 <ul>
 ${flags}
 </ul>
 <h2>Recurring complaints</h2>
 <ul>
-${complaints || "<li>None: no aspect has complaints in " + RECURRING + " reviews.</li>"}
+${complaints || "<li>None: no aspect has " + RECURRING + " unhappy customers.</li>"}
 </ul>
 <h2>Technicians</h2>
 <table><thead><tr><th>Technician</th><th>Reviews</th><th>Average</th><th>By year</th><th>Praised most for</th><th>Complaints most about</th></tr></thead>
@@ -172,9 +197,9 @@ ${rows}
 }
 
 /** Write the report to `file` (when set), replacing the previous one whole. */
-export async function writeOwnerReport(file: string | undefined, name: string, report: Report): Promise<void> {
+export async function writeOwnerReport(file: string | undefined, name: string, report: Report, baseUrl: string): Promise<void> {
   if (!file) return;
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(`${file}.${process.pid}`, ownerReportHtml(name, report));
+  await writeFile(`${file}.${process.pid}`, ownerReportHtml(name, report, baseUrl));
   await rename(`${file}.${process.pid}`, file);
 }

@@ -10,7 +10,7 @@ import type { PublicReview } from "../../core/schema/public.ts";
 import { mentions } from "../../build/sentiment/aspects.ts";
 import { credits } from "../../build/attribution.ts";
 import { MIN_REVIEWS } from "../../build/owner.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
 import { review, smallData, tree } from "../helpers/data.ts";
 
 const text = (page: string) => page.replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/\s+/g, " ");
@@ -43,7 +43,7 @@ describe("the owner report of this business", () => {
     expect([Number(now), Number(nowCount)]).toEqual([mean(inYear(year!)), inYear(year!).length]);
     expect([Number(then), Number(thenCount)]).toEqual([mean(inYear(before!)), inYear(before!).length]);
     // Two quotes, each a negative mention credited to Jake, word for word.
-    const quotes = why!.split(" ; ").map((part) => /^(.+?): (.+) \((r-\d{4}-\d{3})\)$/.exec(part.trim())!).map((m) => ({ quote: m[2]!.trim(), id: m[3]! }));
+    const quotes = why!.split(" ; ").map((part) => /^(.+?): (.+) \(\s*(r-\d{4}-\d{3})\s*\)$/.exec(part.trim())!).map((m) => ({ quote: m[2]!.trim(), id: m[3]! }));
     expect(quotes.length).toBe(2);
     for (const q of quotes) {
       const r = jakes.find((x) => x.id === q.id)!;
@@ -51,6 +51,44 @@ describe("the owner report of this business", () => {
       const credited = credits(r, found, data.business.technicians);
       expect(found.some((m, k) => m.polarity === "negative" && credited[k]!.includes("jake-olsen") && r.text.slice(m.quote.from, m.quote.to).trim() === q.quote), q.quote).toBe(true);
     }
+  });
+
+  it("links each flag to the HTML search of its reviews and each quote to its review's page", async () => {
+    const dist = await builtDist();
+    const page = await readFile(join(dirname(dist), "owner.html"), "utf8");
+    expect(page).toContain(`<a href="${BASE_URL}/search/?mentions_technician=jake-olsen">Read the `);
+    expect(page).not.toContain("/api/reviews/search");
+    const quoted = [...page.matchAll(/<small>\(<a href="([^"]+)">(r-[\d-]+)<\/a>\)<\/small>/g)];
+    expect(quoted.length).toBeGreaterThan(4);
+    for (const [, href, id] of quoted) expect(href).toBe(`${BASE_URL}/reviews/${id}/`);
+  });
+
+  it("quotes two different customers wherever it quotes two", async () => {
+    const page = await readFile(join(dirname(await builtDist()), "owner.html"), "utf8");
+    for (const item of page.split("<li>").slice(1)) {
+      const ids = [...item.matchAll(/">(r-[\d-]+)<\/a>\)/g)].map((m) => m[1]);
+      expect(new Set(ids).size, item).toBe(ids.length);
+    }
+  });
+
+  it("gives the public page's figures for the same complaints, says mentions as mentions, and dates itself for a person", async () => {
+    const dist = await builtDist();
+    const report = await ownerOf(dist);
+    const insights = JSON.parse(await readFile(join(dist, "insights.json"), "utf8"));
+    const recurring = report.slice(report.indexOf("Recurring complaints"), report.indexOf("Technicians"));
+    const lines = insights.aspects.flatMap((a: { id: string; name: string }) => {
+      const m = new RegExp(`${a.name} : (\\d+) of (\\d+) customers who mention it were not happy with it \\((\\d+) were\\)`).exec(recurring);
+      return m ? [[a.id, m[1], m[2], m[3]]] : [];
+    });
+    expect(lines.length).toBeGreaterThan(2);
+    for (const [id, unhappy, mentioning, happy] of lines) {
+      const faq = insights.faq.find((f: { aspect: string }) => f.aspect === id);
+      expect(faq.customers).toEqual({ mentioning: Number(mentioning), happy: Number(happy), unhappy: Number(unhappy) });
+      // The public FAQ says the same numbers in its answer.
+      expect(faq.answer).toContain(`of ${mentioning} customers`);
+    }
+    expect(report).toMatch(/Praised most for .*? \(\d+ mentions?\)/);
+    expect(report).toMatch(/From the reviews as of [A-Z][a-z]+ \d{1,2}, \d{4}\./);
   });
 
   it("flags no other technician, and no service on too few reviews", async () => {
