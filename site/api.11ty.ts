@@ -3,6 +3,7 @@ import type { SiteData } from "../core/site-data.ts";
 import { openApiDocument } from "../core/api/openapi.ts";
 import { html, page } from "../views/html.ts";
 import { EMBED_REVIEWS } from "./embed.11ty.ts";
+import { widgetSnippets } from "../views/widgets.ts";
 
 export const data = { permalink: "/api/index.html" };
 
@@ -109,14 +110,13 @@ ${sections.join("\n")}`;
 
 /** For the owner: the rating badge and the reviews widget, each as a snippet to paste into their own site. */
 function ownSite(baseUrl: string, name: string): string {
-  const badge = `<a href="${baseUrl}/"><img src="${baseUrl}/badge.svg" width="210" height="56" alt="${html(name)}: verified customer reviews and rating"></a>`;
-  const widget = `<iframe src="${baseUrl}/embed/" title="Reviews of ${html(name)}" width="100%" height="640" style="border:0; max-width:40rem" loading="lazy"></iframe>`;
+  const { badge, embed } = widgetSnippets(baseUrl, html(name));
   return `<section aria-labelledby="own-site">
 <h2 id="own-site">On your own website</h2>
-<p>A badge with the rating and the number of reviews (<a href="${baseUrl}/badge.svg">badge.svg</a>, light or dark as the page prefers), and a widget with the ${EMBED_REVIEWS} newest reviews (<a href="${baseUrl}/embed/">/embed/</a>: no script, no cookies, as wide as its frame, each review linking to its page). Both follow every new review. Copy and paste:</p>
+<p>A badge with the rating and the number of reviews (<a href="${baseUrl}/badge.svg">badge.svg</a>), and a widget with the ${EMBED_REVIEWS} newest reviews (<a href="${baseUrl}/embed/">/embed/</a>: no cookies, as wide as its frame, each review linking to its page). Both follow every new review. <code>theme=light</code> (the default) suits a light page, <code>theme=dark</code> a dark one, <code>theme=auto</code> follows the visitor's system. The widget's frame takes the widget's height from the line of script after it; without it, the frame stays 640 px tall and scrolls. Copy and paste:</p>
 <h3>The badge</h3>
 <pre class="snippet"><code id="snippet-badge">${html(badge)}</code></pre>
 <h3>The widget</h3>
-<pre class="snippet"><code id="snippet-widget">${html(widget)}</code></pre>
+<pre class="snippet"><code id="snippet-widget">${html(embed)}</code></pre>
 </section>`;
 }

@@ -1,17 +1,21 @@
 /**
  * `/badge.svg`: the business's rating as a badge for its own website: stars filled to the
- * average, the average and the count, with an accessible name (its <title>), light or dark as the
- * page that shows it prefers. Built from the data like every other file, with the same ETag.
+ * average, the average and the count, with an accessible name (its <title>), in the theme the
+ * page showing it asks for (views/widgets.ts). Built from the data like every other file.
  */
 import type { SiteData } from "../core/site-data.ts";
 import { average, count, html } from "../views/html.ts";
+import { perTheme, themeCss, type Theme } from "../views/widgets.ts";
 
-export const data = { permalink: "/badge.svg", eleventyExcludeFromCollections: true };
+export const data = perTheme("/badge.svg");
 
 /** A five-pointed star in a 16 × 16 box. */
+const LIGHT = "--bg: #ffffff; --line: #d0d7de; --fg: #1f2328; --muted: #59636e; --star: #9a6700;";
+const DARK = "--bg: #0d1117; --line: #3d444d; --fg: #e6edf3; --muted: #9198a1; --star: #e3b341;";
+
 const STAR = "M8 .8l2.2 4.6 5 .7-3.6 3.5.9 5L8 12.2l-4.5 2.4.9-5L.8 6.1l5-.7z";
 
-export function render({ dataset }: SiteData): string {
+export function render({ dataset, theme }: SiteData & { theme: Theme }): string {
   const { business, aggregate_rating: r } = dataset;
   const label = r.review_count
     ? `${business.name}: rated ${average(r.rating_value)} out of 5 from ${count(r.review_count)} verified reviews`
@@ -26,12 +30,9 @@ export function render({ dataset }: SiteData): string {
 <title id="title">${html(label)}</title>
 <style>
 text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; }
-.bg { fill: #ffffff; stroke: #d0d7de; } .fg { fill: #1f2328; } .muted { fill: #59636e; }
-.on { fill: #9a6700; } .off { fill: #d0d7de; } .stop-on { stop-color: #9a6700; } .stop-off { stop-color: #d0d7de; }
-@media (prefers-color-scheme: dark) {
-  .bg { fill: #0d1117; stroke: #3d444d; } .fg { fill: #e6edf3; } .muted { fill: #9198a1; }
-  .on { fill: #e3b341; } .off { fill: #3d444d; } .stop-on { stop-color: #e3b341; } .stop-off { stop-color: #3d444d; }
-}
+${themeCss(theme, "svg", LIGHT, DARK)}
+.bg { fill: var(--bg); stroke: var(--line); } .fg { fill: var(--fg); } .muted { fill: var(--muted); }
+.on { fill: var(--star); } .off { fill: var(--line); } .stop-on { stop-color: var(--star); } .stop-off { stop-color: var(--line); }
 </style>
 <defs><linearGradient id="part"><stop offset="${partial}" class="stop-on"/><stop offset="${partial}" class="stop-off"/></linearGradient></defs>
 <rect class="bg" x=".5" y=".5" width="209" height="55" rx="8"/>

@@ -11,12 +11,15 @@ import { identityOf, type Bundle, type BundleRef, type StaticFile } from "../bun
 import { discoveryLinks, TOPICS } from "../../core/urls.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
-import { errorResponse, notFound } from "../http/errors.ts";
+import { errorResponse, invalidParameters, notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
+import { THEMES, themedPath, WIDGET_PATHS, type Theme } from "../../views/widgets.ts";
 
 export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
   return (request: Request, url: URL): Response | Promise<Response> => {
-    const file = findFile(bundle.current.files, url.pathname);
+    const path = widgetPath(url);
+    if (path instanceof Response) return path;
+    const file = findFile(bundle.current.files, path);
     if (!file) return reviewPage(bundle, request, url);
     const coding = chooseEncoding(request.headers.get("accept-encoding"), file.encoded);
     const headers: Record<string, string> = {};
@@ -35,6 +38,17 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
       headers,
     });
   };
+}
+
+/** A widget's address with `?theme=` is the copy built for that theme (views/widgets.ts); a theme it does not know is a 400. */
+function widgetPath(url: URL): string | Response {
+  const widget = WIDGET_PATHS.find((p) => p === url.pathname);
+  const theme = url.searchParams.get("theme");
+  if (!widget || theme === null) return url.pathname;
+  if (!(THEMES as readonly string[]).includes(theme)) {
+    return invalidParameters([{ path: ["theme"], code: "invalid_value", message: `expected one of ${THEMES.join(", ")}` }]);
+  }
+  return themedPath(widget, theme as Theme);
 }
 
 const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;

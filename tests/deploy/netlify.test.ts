@@ -7,9 +7,10 @@ import { parseAllRedirects } from "@netlify/redirect-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../core/api/openapi.ts";
 import { builtDist } from "../helpers/sidecar.ts";
+import { THEMES, themedPath, WIDGET_PATHS } from "../../views/widgets.ts";
 
 const CONFIG = new URL("../../netlify.toml", import.meta.url).pathname;
-type Redirect = { from: string; to: string; status: number; force: boolean };
+type Redirect = { from: string; to: string; status: number; force: boolean; query?: Record<string, string> };
 type Header = { for: string; values: Record<string, string> };
 let redirects: Redirect[];
 let headers: Header[];
@@ -74,5 +75,18 @@ describe("netlify.toml", () => {
     const first = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews[0];
     expect(existsSync(join(dist, "reviews", `${first.id}.html`))).toBe(true);
     expect(existsSync(join(dist, "404.html"))).toBe(true);
+  });
+
+  it("serves each widget's theme from the copy built for it, as the sidecar does", async () => {
+    const dist = await builtDist();
+    for (const path of WIDGET_PATHS) {
+      for (const theme of THEMES) {
+        const file = themedPath(path, theme);
+        expect(existsSync(join(dist, file.endsWith("/") ? `${file}index.html` : file)), file).toBe(true);
+        const rule = redirects.find((r) => r.from === path && r.query?.theme === theme);
+        if (theme === "light") expect(rule, `${path}?theme=light is the file itself`).toBeUndefined();
+        else expect(rule, `${path}?theme=${theme}`).toMatchObject({ to: file, status: 200, force: true });
+      }
+    }
   });
 });
