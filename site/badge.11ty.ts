@@ -5,7 +5,8 @@
  */
 import type { SiteData } from "../core/site-data.ts";
 import { average, count, html } from "../views/html.ts";
-import { perTheme, themeCss, type Theme } from "../views/widgets.ts";
+import { perTheme, themeCss } from "../views/widgets.ts";
+import type { Theme } from "../core/widgets.ts";
 
 export const data = perTheme("/badge.svg");
 

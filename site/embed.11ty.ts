@@ -8,7 +8,8 @@
  */
 import type { SiteData } from "../core/site-data.ts";
 import { average, count, excerpt, html, longDate, stars } from "../views/html.ts";
-import { EMBED_MESSAGE, perTheme, themeCss, type Theme } from "../views/widgets.ts";
+import { perTheme, themeCss } from "../views/widgets.ts";
+import { EMBED_MESSAGE, type Theme } from "../core/widgets.ts";
 
 export const data = perTheme("/embed/");
 

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { Insights } from "../schema/insights.ts";
 import { JsonFeed, ReviewsDataset } from "../schema/public.ts";
+import { THEMES } from "../widgets.ts";
 import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./params.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -44,14 +45,24 @@ const notModified = { description: "Not modified: the request's If-None-Match or
  * Any route can answer 400 before it runs: h3 refuses a URL whose percent-encoding is malformed
  * (the static datasets have no other client error to describe).
  */
+/** The widgets' theme (core/widgets.ts): the page showing one knows its own background. */
+const theme = {
+  name: "theme",
+  in: "query",
+  required: false,
+  description: "light (the default) for a light page, dark for a dark one, auto to follow the visitor's system",
+  schema: { type: "string", enum: [...THEMES], default: "light" },
+};
+
 const malformedUrl = error("Malformed URL (bad percent-encoding)");
 
-function dataset(operationId: string, summary: string, schema: JsonSchema, type: string, topic: boolean) {
+function dataset(operationId: string, summary: string, schema: JsonSchema, type: string, topic: boolean, query: JsonSchema[] = []) {
   return {
     get: {
       operationId,
       summary,
       parameters: [
+        ...query,
         { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
         { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
       ],
@@ -111,7 +122,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
       "/insights.json": dataset("getInsights", "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", ref("Insights"), "application/json", false),
       "/api/feed.json": dataset("getJsonFeed", "JSON Feed 1.1 of the 50 newest reviews", ref("JsonFeed"), "application/feed+json", true),
       "/feed.xml": dataset("getAtomFeed", "Atom feed of the 50 newest reviews", { type: "string" }, "application/atom+xml", true),
-      "/badge.svg": dataset("getBadge", "The aggregate rating as an SVG badge (stars, average, count; light and dark) for the business's own website", { type: "string" }, "image/svg+xml", false),
+      "/badge.svg": dataset("getBadge", "The aggregate rating as an SVG badge (stars, average, count) for the business's own website", { type: "string" }, "image/svg+xml", false, [theme]),
       "/api/reviews/search": {
         get: {
           operationId: "searchReviews",

@@ -13,7 +13,7 @@ import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
 import { errorResponse, invalidParameters, notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
-import { THEMES, themedPath, WIDGET_PATHS, type Theme } from "../../views/widgets.ts";
+import { THEMES, themedPath, WIDGET_PATHS, type Theme } from "../../core/widgets.ts";
 
 export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
   return (request: Request, url: URL): Response | Promise<Response> => {

@@ -7,7 +7,7 @@ import { parseAllRedirects } from "@netlify/redirect-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../core/api/openapi.ts";
 import { builtDist } from "../helpers/sidecar.ts";
-import { THEMES, themedPath, WIDGET_PATHS } from "../../views/widgets.ts";
+import { THEMES, themedPath, WIDGET_PATHS } from "../../core/widgets.ts";
 
 const CONFIG = new URL("../../netlify.toml", import.meta.url).pathname;
 type Redirect = { from: string; to: string; status: number; force: boolean; query?: Record<string, string> };

@@ -10,7 +10,8 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
 import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
-import { widgetSnippets, type Theme } from "../../views/widgets.ts";
+import { widgetSnippets } from "../../views/widgets.ts";
+import type { Theme } from "../../core/widgets.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);
