@@ -73,11 +73,17 @@ figure.chart svg.narrow { display: none; }
 .chart .grid { stroke: var(--line); }
 .chart .line { stroke: var(--link); stroke-width: 2; fill: none; }
 .chart .dot { fill: var(--link); }
+.chart .cut { stroke: var(--fg); stroke-width: 1.5; fill: none; }
 @media (max-width: 40rem) {
   .bars .row { grid-template-columns: 1fr auto; }
   .bars .label { grid-column: 1 / -1; }
   figure.chart svg.wide { display: none; }
   figure.chart svg.narrow { display: block; }
+  /* A figures table stacks on a phone: each row its heading, then "column: figure" lines. */
+  table.figures, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; border: 0; padding: 0; }
+  table.figures thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.figures tr { border-top: 1px solid var(--line); padding: .35rem 0; }
+  table.figures td::before { content: attr(data-label) ": "; color: var(--muted); }
 }
 table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; overflow-wrap: normal; }
 table code { white-space: nowrap; }

@@ -14,7 +14,8 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
   const quotes = aspects
     .map((a) => {
       const items = a.highlights.map((h) => `<li class="${h.polarity}"><q>${html(h.quote)}</q> <a href="${url(h.review_id)}">(${h.polarity}, read the review)</a></li>`);
-      return items.length ? `<h3>${html(a.name)}</h3><ul class="quotes">${items.join("")}</ul>` : "";
+      // One aspect's quotes at a time: all of them open made the page five phone screens longer.
+      return items.length ? `<details><summary>${html(a.name)} (${items.length} ${items.length === 1 ? "quote" : "quotes"})</summary><ul class="quotes">${items.join("")}</ul></details>` : "";
     })
     .join("\n");
   const body = `<h1>What customers say</h1>

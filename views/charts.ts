@@ -18,10 +18,14 @@ ${table}
 </figure>`;
 }
 
-/** A data table: column headings, then rows whose first cell is the row's heading. */
+/**
+ * A data table: column headings, then rows whose first cell is the row's heading. Each cell
+ * names its column (data-label), so that on a phone a row stacks as "heading: figure" lines
+ * rather than running off the screen.
+ */
 function dataTable(headings: string[], rows: (string | number)[][]): string {
-  return `<table tabindex="0"><thead><tr>${headings.map((h) => `<th scope="col">${html(h)}</th>`).join("")}</tr></thead><tbody>
-${rows.map(([label, ...cells]) => `<tr><th scope="row">${html(label!)}</th>${cells.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`).join("\n")}
+  return `<table class="figures"><thead><tr>${headings.map((h) => `<th scope="col">${html(h)}</th>`).join("")}</tr></thead><tbody>
+${rows.map(([label, ...cells]) => `<tr><th scope="row">${html(label!)}</th>${cells.map((c, i) => `<td data-label="${html(headings[i + 1]!)}">${html(c)}</td>`).join("")}</tr>`).join("\n")}
 </tbody></table>`;
 }
 
@@ -67,8 +71,9 @@ export interface RatingRow {
   count: number;
 }
 
-/** Bars of average rating (out of 5), with the number of reviews behind each. */
-export function ratingBars(title: string, rows: RatingRow[]): string {
+/** Bars of average rating (out of 5), with the number of reviews behind each: best first, then most reviewed. */
+export function ratingBars(title: string, unsorted: RatingRow[]): string {
+  const rows = [...unsorted].sort((a, b) => b.average - a.average || b.count - a.count || (a.label < b.label ? -1 : 1));
   const chart = bars(
     title,
     rows.map((r) => `${r.label}: ${r.count ? `${average(r.average)} out of 5 from ${count(r.count)} reviews` : "no reviews"}`).join("; "),
@@ -86,17 +91,26 @@ export interface Point {
 
 /**
  * The scale of a trend: from the lowest value, rounded down, to the top of the range, so a
- * change of a few tenths shows (on 1 to 5 a rating between 4 and 5 looked flat).
+ * change of a few tenths shows (on 1 to 5 a rating between 4 and 5 looked flat). A scale that
+ * does not start at the range's bottom says so, on the axis and under the chart.
  */
-function scaleOf(points: Point[], range: { min: number; max: number }): { min: number; max: number; step: number } {
+function scaleOf(points: Point[], range: { min: number; max: number }): Scale {
   const lowest = points.length ? Math.min(...points.map((p) => p.value)) : range.min;
   const min = Math.max(range.min, Math.floor(lowest - 0.25));
   const max = range.max;
-  return { min, max, step: max - min <= 2 ? 0.5 : 1 };
+  return { min, max, step: max - min <= 2 ? 0.5 : 1, cut: min > range.min };
+}
+
+interface Scale {
+  min: number;
+  max: number;
+  step: number;
+  /** Whether the scale starts above the range's bottom. */
+  cut: boolean;
 }
 
 /** One drawing of the line, `width` units wide, with labels at most every `labelGap` units. */
-function trendSvg(title: string, description: string, points: Point[], s: { min: number; max: number; step: number }, size: { width: number; labelGap: number; className: string }): string {
+function trendSvg(title: string, description: string, points: Point[], s: Scale, size: { width: number; labelGap: number; className: string; label?: (p: Point) => string }): string {
   const height = size.width < 500 ? 220 : 240;
   // Room on the right for half of the last quarter's label, which is centred on the last point.
   const [left, right, top, bottom] = [40, 32, 12, 40];
@@ -106,6 +120,9 @@ function trendSvg(title: string, description: string, points: Point[], s: { min:
   const y = (v: number) => top + plotH - ((v - s.min) / (s.max - s.min)) * plotH;
   const ticks = Array.from({ length: Math.round((s.max - s.min) / s.step) + 1 }, (_, k) => s.min + k * s.step);
   const grid = ticks.map((v) => `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`).join("");
+  // A cut axis is drawn cut: a zigzag where the scale leaves out everything below its first tick.
+  const base = top + plotH;
+  const cut = s.cut ? `<path class="cut" d="M${left - 10},${base + 6} l5,-4 l5,4 l5,-4 l5,4"/>` : "";
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   const dots = points.map((p, i) => `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`).join("");
   // Labels far enough apart not to overlap: every n-th, and the last when it has room.
@@ -114,9 +131,9 @@ function trendSvg(title: string, description: string, points: Point[], s: { min:
   const shown = points.map((_, i) => i).filter((i) => i % every === 0);
   const last = points.length - 1;
   if (last > 0 && !shown.includes(last) && x(last) - x(shown.at(-1)!) >= size.labelGap) shown.push(last);
-  const labels = shown.map((i) => `<text x="${x(i).toFixed(1)}" y="${height - 16}" text-anchor="middle">${html(points[i]!.label)}</text>`).join("");
+  const labels = shown.map((i) => `<text x="${x(i).toFixed(1)}" y="${height - 16}" text-anchor="middle">${html((size.label ?? ((p) => p.label))(points[i]!))}</text>`).join("");
   return `<svg class="${size.className}" viewBox="0 0 ${size.width} ${height}" role="img" aria-label="${html(`${title}. ${description}`)}">
-${grid}
+${grid}${cut}
 <path class="line" d="${path}"/>
 ${dots}
 ${labels}
@@ -130,7 +147,9 @@ export function trendLine(title: string, points: Point[], range: { min: number; 
     ? `From ${points[0]!.label} (${average(points[0]!.value)}) to ${points.at(-1)!.label} (${average(points.at(-1)!.value)}); lowest ${average(Math.min(...points.map((p) => p.value)))}, highest ${average(Math.max(...points.map((p) => p.value)))} ${range.unit}; the scale runs from ${s.min} to ${s.max}.`
     : "No data.";
   const wide = trendSvg(title, description, points, s, { width: 640, labelGap: 70, className: "wide" });
-  const narrow = trendSvg(title, description, points, s, { width: 340, labelGap: 80, className: "narrow" });
+  // A phone's drawing labels quarters as "Q1 '24": short enough to label more of them.
+  const narrow = trendSvg(title, description, points, s, { width: 340, labelGap: 46, className: "narrow", label: (p) => p.label.replace(/^\d\d(\d\d)-(Q\d)$/, "$2 '$1") });
   const table = dataTable(["Quarter", range.unit, "Reviews"], points.map((p) => [p.label, average(p.value), count(p.count)]));
-  return figure(title, `${wide}\n${narrow}`, table);
+  const note = s.cut ? `\n<p class="legend">The scale starts at ${s.min}, not ${range.min}, so that changes of a few tenths show.</p>` : "";
+  return figure(title, `${wide}\n${narrow}`, table, note);
 }

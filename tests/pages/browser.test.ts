@@ -199,6 +199,51 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
   });
 });
 
+describe.skipIf(!haveBrowser)("the insights page on a phone (375 px)", () => {
+  const phone = { width: 375, height: 800 };
+
+  it("stacks every figures table within the screen, and stays a few screens long", async () => {
+    const { page } = await open("/insights/", phone);
+    for (const details of await page.locator("figure.chart details").all()) await details.locator("summary").click();
+    const overflowing = await page.locator("figure.chart table").evaluateAll((tables) => tables.filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth).length);
+    expect(overflowing).toBe(0);
+    // Each figure names its column beside it.
+    expect(await page.locator("figure.chart td").first().evaluate((td) => getComputedStyle(td, "::before").content)).toMatch(/^"\w/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // With the tables closed again, as a visitor arrives: the quotes fold by aspect.
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(9_000);
+    await page.context().close();
+  });
+
+  it("sorts the technicians' and services' bars best first", async () => {
+    const { page } = await open("/insights/", phone);
+    for (const id of ["technicians", "services"]) {
+      const values = await page.locator(`section[aria-labelledby=${id}] .bars .value`).allTextContents();
+      const averages = values.map((v) => Number.parseFloat(v));
+      expect(averages.length).toBeGreaterThan(3);
+      expect(averages).toEqual([...averages].sort((a, b) => b - a));
+    }
+    await page.context().close();
+  });
+
+  it("marks a rating axis that does not start at 1, and labels quarters readably", async () => {
+    const { page } = await open("/insights/", phone);
+    const trend = page.locator("section[aria-labelledby=trend] figure");
+    const ticks = await trend.locator("svg.narrow > text[text-anchor=end]").allTextContents();
+    if (Number(ticks[0]) > 1) {
+      expect(await trend.locator(".legend").textContent()).toContain(`The scale starts at ${ticks[0]}, not 1`);
+      expect(await trend.locator("svg.narrow path.cut").count()).toBe(1);
+    }
+    const labels = trend.locator("svg.narrow > text[text-anchor=middle]");
+    expect(await labels.count()).toBeGreaterThanOrEqual(4);
+    // No two labels overlap.
+    const boxes = await labels.evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect()).map((r) => [r.left, r.right]));
+    boxes.slice(1).forEach(([left], i) => expect(left).toBeGreaterThanOrEqual(boxes[i]![1]!));
+    await page.context().close();
+  });
+});
+
 describe.skipIf(!haveBrowser)("the reviews list with JavaScript off", () => {
   async function plain(path: string): Promise<Page> {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
