@@ -83,6 +83,7 @@ figure.chart svg.narrow { display: none; }
   table.figures, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; border: 0; padding: 0; }
   table.figures thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   table.figures tr { border-top: 1px solid var(--line); padding: .35rem 0; }
+  table.figures td { display: inline-block; margin-right: 1rem; }
   table.figures td::before { content: attr(data-label) ": "; color: var(--muted); }
 }
 table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; overflow-wrap: normal; }

@@ -122,7 +122,7 @@ function trendSvg(title: string, description: string, points: Point[], s: Scale,
   const grid = ticks.map((v) => `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`).join("");
   // A cut axis is drawn cut: a zigzag where the scale leaves out everything below its first tick.
   const base = top + plotH;
-  const cut = s.cut ? `<path class="cut" d="M${left - 10},${base + 6} l5,-4 l5,4 l5,-4 l5,4"/>` : "";
+  const cut = s.cut ? `<path class="cut" d="M${left + 2},${base} l4,-5 l4,10 l4,-10 l4,5"/>` : "";
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   const dots = points.map((p, i) => `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`).join("");
   // Labels far enough apart not to overlap: every n-th, and the last when it has room.
