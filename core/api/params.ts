@@ -21,6 +21,24 @@ const wholeBetween = (lo: number, hi: number, what: string) => {
 /** Text of 1 to `max` characters. */
 const text = (max: number) => z.string().min(1, { error: "expected some text" }).max(max, { error: `expected at most ${max} characters` });
 
+/** A client's name for something, as an answer may echo it: at most 40 characters. */
+export const echoed = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : name);
+
+/**
+ * An object of parameters or arguments that refuses unknown members, naming at most three of
+ * them, each cut short: what a client sends never makes the answer large (MCP clients get the
+ * validation message back).
+ */
+export function strictArgs<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== "unrecognized_keys") return undefined;
+      const more = issue.keys.length > 3 ? ` and ${issue.keys.length - 3} more` : "";
+      return `unknown ${issue.keys.length === 1 ? "argument" : "arguments"}: ${issue.keys.slice(0, 3).map(echoed).join(", ")}${more}`;
+    },
+  });
+}
+
 /** Fields the search and MCP search_reviews share. Values are typed (numbers are numbers). */
 export const searchFields = {
   rating: wholeBetween(1, 5, "stars").optional().describe(SEARCH_FILTERS.rating.description),
@@ -43,14 +61,14 @@ export function sinceNotAfterUntil(ctx: { value: { since?: string; until?: strin
   }
 }
 
-export const SearchParams = z.strictObject(searchFields).check(sinceNotAfterUntil);
+export const SearchParams = strictArgs(searchFields).check(sinceNotAfterUntil);
 export type SearchParams = z.infer<typeof SearchParams>;
 
-export const SinceQuery = z.strictObject({
+export const SinceQuery = strictArgs({
   limit: wholeBetween(1, SINCE_LIMIT.max, "reviews").default(SINCE_LIMIT.default).describe(`Most reviews to return (1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default})`),
   cursor: Cursor.optional(),
 });
-export const SincePath = z.strictObject({ date: IsoDate.describe("Day (YYYY-MM-DD); reviews dated on or after it are returned") });
+export const SincePath = strictArgs({ date: IsoDate.describe("Day (YYYY-MM-DD); reviews dated on or after it are returned") });
 
 export const ReviewPage = z.object({
   count: z.int().min(0).describe("Number of reviews in this response"),

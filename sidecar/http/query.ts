@@ -5,19 +5,25 @@
  */
 import { z } from "zod";
 import type { Issue } from "./errors.ts";
+import { echoed } from "../../core/api/params.ts";
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
+/** Unknown parameters named in an answer, at most, each cut short (echoed): an error's size does not grow with what a client sends. */
+const MAX_UNKNOWN = 3;
+
+
 export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): Parsed<z.infer<T>> {
   const shape = schema.shape as Record<string, z.ZodType>;
   const issues: Issue[] = [];
   const input: Record<string, unknown> = {};
+  let unknown = 0;
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (!Object.hasOwn(shape, key)) {
-      issues.push({ path: [key], code: "unrecognized_keys", message: `unknown parameter; expected one of: ${Object.keys(shape).join(", ")}` });
+      if (++unknown <= MAX_UNKNOWN) issues.push({ path: [echoed(key)], code: "unrecognized_keys", message: "unknown parameter; the parameters are listed at /.well-known/openapi.json" });
     } else if (values.length > 1) {
       issues.push({ path: [key], code: "invalid_type", message: "expected a single value, got the parameter more than once" });
     } else if (values[0] === "") {
@@ -26,6 +32,7 @@ export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schem
       input[key] = isNumeric(shape[key]!) && DECIMAL.test(values[0]!) ? Number(values[0]) : values[0];
     }
   }
+  if (unknown > MAX_UNKNOWN) issues.push({ path: ["request"], code: "unrecognized_keys", message: `${unknown - MAX_UNKNOWN} more unknown parameters not named` });
   // Validate what is left too, so one response names every bad parameter.
   const rest = fromZod(schema.safeParse(input));
   if (rest.ok && issues.length === 0) return rest;

@@ -1,6 +1,7 @@
 /** MCP resources (the datasets, with their MIME types) and prompts for common customer questions. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { IsoDate } from "../../core/schema/records.ts";
 import { identityOf, type BundleRef } from "../bundle.ts";
 
 const DATASETS = [
@@ -28,7 +29,7 @@ export function registerPrompts(server: McpServer, ref: BundleRef): void {
     {
       title: "How do customers rate …?",
       description: "Answer how customers rate a technician, a service, a town or an aspect of the work (price, punctuality, ...), from the reviews.",
-      argsSchema: { subject: z.string().describe("What to ask about, e.g. Dana, termite treatment, price, Folsom") },
+      argsSchema: { subject: z.string().min(1).max(100).describe("What to ask about, e.g. Dana, termite treatment, price, Folsom (at most 100 characters)") },
     },
     ({ subject }) => ({
       messages: [{
@@ -45,7 +46,7 @@ export function registerPrompts(server: McpServer, ref: BundleRef): void {
     {
       title: "What's new in the reviews",
       description: "Summarise the reviews since a date: how many, the ratings, what was praised and criticised, and any withdrawn.",
-      argsSchema: { since: z.string().describe("Day, YYYY-MM-DD") },
+      argsSchema: { since: IsoDate.describe("Day, YYYY-MM-DD") },
     },
     ({ since }) => ({
       messages: [{

@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BundleRef } from "../bundle.ts";
 import type { Issue } from "../http/errors.ts";
+import { echoed } from "../../core/api/params.ts";
 
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
 
@@ -49,6 +50,8 @@ export function error(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
+/** Bad arguments as a tool result: at most five issues, names cut short (echoed), so the answer stays small whatever was sent. */
 export function invalid(issues: Issue[]): CallToolResult {
-  return error(`Invalid arguments: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const named = issues.slice(0, 5).map((i) => `${i.path.map((p) => echoed(String(p))).join(".")}: ${i.message.slice(0, 200)}`);
+  return error(`Invalid arguments: ${named.join("; ")}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""}`);
 }

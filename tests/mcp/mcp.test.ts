@@ -171,6 +171,25 @@ describe("MCP with the SDK's client over HTTP", () => {
     expect(JSON.parse((feed.contents[0] as { text: string }).text).version).toBe("https://jsonfeed.org/version/1.1");
   });
 
+  it("never echoes a long argument name back: names are cut to 40 characters and the answer stays small", async () => {
+    const result = await client.callTool({ name: "search_reviews", arguments: { ["k".repeat(100_000)]: 1, other: 2 } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toContain(`${"k".repeat(40)}…`);
+    expect(text).not.toContain("k".repeat(41));
+    expect(JSON.stringify(result).length).toBeLessThan(600);
+  });
+
+  it("bounds the prompts' arguments: a subject of 100 characters at most, a real date for since, neither echoed when refused", async () => {
+    const since = await client.getPrompt({ name: "recent_feedback", arguments: { since: "2026-11-01" } });
+    expect((since.messages[0]!.content as { text: string }).text).toContain("get_reviews_since with date 2026-11-01");
+    for (const args of [{ name: "recent_feedback", arguments: { since: "x".repeat(200_000) } }, { name: "recent_feedback", arguments: { since: "2026-02-30" } }, { name: "customer_opinion", arguments: { subject: "y".repeat(200_000) } }]) {
+      const refused = await client.getPrompt(args).then(() => undefined, (e: Error) => e);
+      expect(refused, JSON.stringify(args).slice(0, 60)).toBeInstanceOf(Error);
+      expect(refused!.message.length).toBeLessThan(1000);
+    }
+  });
+
   it("offers prompts for what customers ask", async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(["customer_opinion", "recent_feedback"]);

@@ -1,5 +1,6 @@
 /** get_business: who the business is, its rating, and the ids the other tools take. */
 import { z } from "zod";
+import { strictArgs } from "../../../core/api/params.ts";
 import { Out } from "../pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
@@ -9,7 +10,7 @@ export const getBusiness = defineTool({
     title: "Business details and rating",
     description:
       "Who the business is: name, description, phone, email, address, opening hours, the services it offers (with ids), its technicians (with ids), the towns it serves, and its aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
-    inputSchema: z.strictObject({}),
+    inputSchema: strictArgs({}),
     outputSchema: {
       business: z.looseObject({ name: z.string(), services: z.array(z.looseObject({ id: Out.id })), technicians: z.array(z.looseObject({ id: Out.id })) }),
       aggregate_rating: z.looseObject({ rating_value: z.number(), review_count: Out.count }),

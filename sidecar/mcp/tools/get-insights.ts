@@ -1,5 +1,6 @@
 /** get_insights: an overview of insights.json, or one aspect's or entity's part with its evidence. */
 import { z } from "zod";
+import { strictArgs } from "../../../core/api/params.ts";
 import { Slug } from "../../../core/schema/records.ts";
 import type { Bundle } from "../../bundle.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
@@ -11,7 +12,7 @@ export const getInsights = defineTool({
     title: "Insights",
     description:
       "What customers say, from all reviews: the overview, aspects (punctuality, price, ...), technicians, services, areas, topics, FAQ and a summary, each with its evidence. Give at most one of aspect, technician, service or service_area for just that part; a technician's or service's part quotes praise and complaints per aspect.",
-    inputSchema: z.strictObject({
+    inputSchema: strictArgs({
       aspect: z.string().min(1).max(100).optional().describe("An aspect id or name, e.g. punctuality"),
       technician: z.string().min(1).max(100).optional().describe("Technician id or name"),
       service: Slug.optional().describe("Service id"),

@@ -1,5 +1,6 @@
 /** get_review: one review's full record, or why there is none. */
 import { z } from "zod";
+import { strictArgs } from "../../../core/api/params.ts";
 import { Slug } from "../../../core/schema/records.ts";
 import { link, Out, QUOTED_NOTE, renderReview } from "../pages.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
@@ -9,7 +10,7 @@ export const getReview = defineTool({
   config: {
     title: "One review",
     description: "The full record of one review by its id (as returned by search_reviews): text, rating, date, technicians, services, area and the owner's reply if any.",
-    inputSchema: z.strictObject({ id: Slug.describe("Review id, e.g. r-2025-014") }),
+    inputSchema: strictArgs({ id: Slug.describe("Review id, e.g. r-2025-014") }),
     outputSchema: { review: z.looseObject({ id: Out.id, url: z.string(), date: Out.date, rating: Out.stars, text: z.string() }) },
     annotations: READ_ONLY,
   },

@@ -1,5 +1,6 @@
 /** get_reviews_since: what GET /api/reviews/since answers (search/run.ts), as a page of reviews. */
 import { z } from "zod";
+import { strictArgs } from "../../../core/api/params.ts";
 import { IsoDate } from "../../../core/schema/records.ts";
 import { reviewsSince } from "../../search/run.ts";
 import { Detail, Out, pageContent, PageOut } from "../pages.ts";
@@ -11,7 +12,7 @@ export const getReviewsSince = defineTool({
     title: "Reviews since a date",
     description:
       "To catch up: reviews dated on or after a day (YYYY-MM-DD), newest first; older ones published, edited or answered since (changed); ids withdrawn since (removed).",
-    inputSchema: z.strictObject({
+    inputSchema: strictArgs({
       date: IsoDate.describe("Day, YYYY-MM-DD"),
       limit: z.int().min(1).max(1000).default(50).describe("Most reviews to return (1 to 1000, default 50)"),
       cursor: z.string().min(1).max(200).optional().describe("next_cursor of a previous result"),

@@ -1,7 +1,7 @@
 /** search_reviews: the HTTP search's parameters, rules and results (search/run.ts), as a page of reviews. */
 import { z } from "zod";
 import { SEARCH_FILTERS } from "../../../core/api/filters.ts";
-import { searchFields, sinceNotAfterUntil } from "../../../core/api/params.ts";
+import { searchFields, sinceNotAfterUntil, strictArgs } from "../../../core/api/params.ts";
 import { searchReviews } from "../../search/run.ts";
 import { Detail, pageContent, PageOut } from "../pages.ts";
 import { defineTool, invalid, READ_ONLY } from "../tool.ts";
@@ -11,7 +11,7 @@ export const searchReviewsTool = defineTool({
   config: {
     title: "Search reviews",
     description: `Find verified reviews. Filters are optional and combine with AND: ${Object.values(SEARCH_FILTERS).map((f) => f.brief).join(", ")}. Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.`,
-    inputSchema: z.strictObject({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
+    inputSchema: strictArgs({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
     outputSchema: PageOut,
     annotations: READ_ONLY,
   },
