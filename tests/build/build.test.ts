@@ -200,7 +200,9 @@ describe("build determinism and ETags", () => {
     // reviews list and in the widget for the owner's site; its author is in no figure.
     await editReview(join(data, "reviews/2025.jsonl"), "r-59", (r) => ({ ...r, author: "Edited A." }));
     const afterNew = await etags();
-    expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual(["/api/feed.json", "/embed/index.html", "/feed.xml", "/index.html", "/reviews.json", "/reviews/index.html"]);
+    expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual([
+      "/api/feed.json", "/embed/auto/index.html", "/embed/dark/index.html", "/embed/index.html", "/feed.xml", "/index.html", "/reviews.json", "/reviews/index.html",
+    ]);
   });
 
   it("leaves the previous dist/ whole when the data is broken, and names the problem", async () => {
