@@ -33,7 +33,19 @@ export const Timestamp = z.iso.datetime({ error: "expected an RFC 3339 UTC times
 
 export const Rating = z.int({ error: "expected an integer from 1 to 5" }).min(1, { error: "expected an integer from 1 to 5" }).max(5, { error: "expected an integer from 1 to 5" });
 
-const Text = z.string().trim().min(1, { error: "expected non-empty text" });
+/** Half of a UTF-16 pair alone ("\ud800" in JSON): strict JSON parsers refuse a file that carries one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Bidirectional embeddings, overrides and isolates: they can make a quote read backwards ("Trojan Source"). */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+const Text = z
+  .string()
+  .trim()
+  .min(1, { error: "expected non-empty text" })
+  .refine((s) => !LONE_SURROGATE.test(s), { error: "expected text without a lone surrogate (half of a UTF-16 pair)" })
+  // The build reads its files as UTF-8, and bytes that are not become U+FFFD.
+  .refine((s) => !s.includes("\ufffd"), { error: "expected valid UTF-8: the file has bytes here that are not (read as \ufffd)" })
+  .refine((s) => !BIDI_CONTROL.test(s), { error: "expected text without bidirectional override or isolate characters (U+202A to U+202E, U+2066 to U+2069)" });
 
 /**
  * Control characters other than tab and line breaks (C0, DEL, C1): invisible on a page, and some
@@ -100,7 +112,8 @@ export const Review = z.strictObject({
   id: Slug,
   date: IsoDate,
   rating: Rating,
-  author: Written(100, "name"),
+  // A name of only zero-width or other invisible characters shows as nothing.
+  author: Written(100, "name").refine((s) => /[\p{L}\p{N}]/u.test(s), { error: "expected a name with at least one letter or digit" }),
   text: Written(MAX_REVIEW_TEXT, "review"),
   technicians: z.array(Slug),
   services: z.array(Slug).min(1, { error: "expected at least one service id" }),

@@ -201,6 +201,31 @@ describe("hostile text", () => {
     ]);
   });
 
+  it("refuses lone surrogates, bytes that are not UTF-8, bidi overrides and invisible names, with the line and field", async () => {
+    const dir = await smallData([
+      review({ text: "Good \ud800 work" }),
+      review({ id: "r-2", text: "Quote \u202egnihtemos\u202c here" }),
+      review({ id: "r-3", author: "\u200b\u200c\u200d" }),
+      review({ id: "r-4", response: { date: "2025-03-02", text: "Thanks \u2066isolated\u2069" } }),
+      review({ id: "r-5" }),
+    ]);
+    // A byte that is not UTF-8 inside the fifth line's text.
+    const file = join(dir, "reviews/2025.jsonl");
+    const bytes = await readFile(file);
+    const at = bytes.lastIndexOf(Buffer.from("Dana"));
+    await writeFile(file, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at)]));
+    const error = await loadData(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    const lines = (error as DataError).problems.map(formatProblem);
+    expect(lines).toEqual([
+      expect.stringMatching(/2025\.jsonl line 1 \(r-1\): text = .*: expected text without a lone surrogate/),
+      expect.stringMatching(/line 2 \(r-2\): text = .*: expected text without bidirectional override/),
+      expect.stringMatching(/line 3 \(r-3\): author = .*: expected a name with at least one letter or digit/),
+      expect.stringMatching(/line 4 \(r-4\): response\.text = .*: expected text without bidirectional override/),
+      expect.stringMatching(/line 5 \(r-5\): text = .*: expected valid UTF-8/),
+    ]);
+  });
+
   it("refuses a review text over 5,000 characters and a name over 100, saying the limit", async () => {
     const problems = await problemsFor([review({ text: "a ".repeat(2_600) + "end" }), review({ id: "r-2", author: "N".repeat(101) })]);
     expect(problems).toEqual([

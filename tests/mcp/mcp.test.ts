@@ -183,7 +183,12 @@ describe("MCP with the SDK's client over HTTP", () => {
   it("bounds the prompts' arguments: a subject of 100 characters at most, a real date for since, neither echoed when refused", async () => {
     const since = await client.getPrompt({ name: "recent_feedback", arguments: { since: "2026-11-01" } });
     expect((since.messages[0]!.content as { text: string }).text).toContain("get_reviews_since with date 2026-11-01");
-    for (const args of [{ name: "recent_feedback", arguments: { since: "x".repeat(200_000) } }, { name: "recent_feedback", arguments: { since: "2026-02-30" } }, { name: "customer_opinion", arguments: { subject: "y".repeat(200_000) } }]) {
+    const refusals: { name: string; arguments: Record<string, string> }[] = [
+      { name: "recent_feedback", arguments: { since: "x".repeat(200_000) } },
+      { name: "recent_feedback", arguments: { since: "2026-02-30" } },
+      { name: "customer_opinion", arguments: { subject: "y".repeat(200_000) } },
+    ];
+    for (const args of refusals) {
       const refused = await client.getPrompt(args).then(() => undefined, (e: Error) => e);
       expect(refused, JSON.stringify(args).slice(0, 60)).toBeInstanceOf(Error);
       expect(refused!.message.length).toBeLessThan(1000);
