@@ -79,6 +79,14 @@ describe("npm run serve", () => {
     expect(run.stderr).toMatch(/HUB_ALLOW_PRIVATE_CALLBACKS="maybe": expected true or false/);
   });
 
+  it("refuses at start a dist/ built for another BASE_URL, naming both, as a reload does", async () => {
+    const dist = join(await tempDir(), "dist");
+    expect((await runBuild(await smallData([review()]), dist, { BASE_URL: "https://elsewhere.example" })).code).toBe(0);
+    const run = await runScript("sidecar/main.ts", [], { BASE_URL: "http://localhost:3000", PORT: "0", DIST_DIR: dist });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/was built for BASE_URL https:\/\/elsewhere\.example, and this sidecar serves http:\/\/localhost:3000/);
+  });
+
   it("says to build first when there is no dist/", async () => {
     const run = await runScript("sidecar/main.ts", [], { DIST_DIR: join(await tempDir(), "dist") });
     expect(run.code).toBe(1);
