@@ -73,6 +73,9 @@ try {
     maxConnectionsPerClient: settings.MAX_CONNECTIONS_PER_CLIENT,
     maxPipelined: settings.MAX_PIPELINED_REQUESTS,
     stalledWriteMs: settings.STALLED_WRITE_SECONDS * 1000,
+    maxUnreadBytes: settings.MAX_UNREAD_MB * 1024 * 1024,
+    maxUnreadBytesPerClient: settings.MAX_UNREAD_MB_PER_CLIENT * 1024 * 1024,
+    minBodyBytesPerSecond: settings.MIN_BODY_BYTES_PER_SECOND,
   });
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;

@@ -50,6 +50,12 @@ export const SidecarSettings = BuildSettings.extend({
   MAX_PIPELINED_REQUESTS: Count(16),
   /** A connection whose answers go unread this long is closed. */
   STALLED_WRITE_SECONDS: Seconds(10),
+  /** Megabytes of answers waiting to go out, over all connections; past it the connections holding most are closed. */
+  MAX_UNREAD_MB: Count(64),
+  /** The same, over the connections of one client address. */
+  MAX_UNREAD_MB_PER_CLIENT: Count(16),
+  /** A request body arriving slower than this on average (after its first 5 s) is cut off. */
+  MIN_BODY_BYTES_PER_SECOND: Count(1_024),
   /** Megabytes of search results kept for repeated queries. */
   SEARCH_CACHE_MB: Count(12),
   /** How often the server looks for a new dist/ (a rebuild) and loads it; 0 for never (a publish ping still does). */

@@ -37,6 +37,9 @@ export const SERVER_LIMITS: ServerLimits = {
   maxConnectionsPerClient: 256,
   maxPipelined: 16,
   stalledWriteMs: 10_000,
+  maxUnreadBytes: 64 * 1024 * 1024,
+  maxUnreadBytesPerClient: 16 * 1024 * 1024,
+  minBodyBytesPerSecond: 1_024,
 };
 
 /**
@@ -116,10 +119,17 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     requests.set(socket, req);
     clearTimeout(timers.get(socket));
     if (connections.started(socket) > limits.maxPipelined) return void socket.destroy();
+    connections.boundUnread();
     if (!req.complete) {
       const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
-      req.once("end", () => clearTimeout(body));
-      res.once("close", () => clearTimeout(body));
+      // `complete` is false for every request here, bodiless ones too: the headers say whether a body comes.
+      if (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined) connections.bodyStarted(socket, () => req.complete);
+      const done = () => {
+        clearTimeout(body);
+        connections.bodyDone(socket);
+      };
+      req.once("end", done);
+      res.once("close", done);
     }
     res.once("close", () => connections.finished(socket));
     res.once("finish", () => !socket.destroyed && arm(socket));

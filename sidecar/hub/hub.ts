@@ -5,9 +5,10 @@
  * dead callback holds one slot, never the others. Verifications may take at most half of the
  * slots: a flood of subscribe requests to slow callbacks cannot hold up notifications.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Agent } from "node:https";
-import { identityOf, type BundleRef } from "../bundle.ts";
+import { SPILLED_BYTES, type BundleRef } from "../bundle.ts";
+import { fileStream, signatureOf } from "../http/streamed.ts";
 import type { Delivery, StateStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
 import { resolveCallback } from "./ssrf.ts";
@@ -23,13 +24,20 @@ export interface HubOptions {
   concurrency: number;
   /** How often the store is polled for due work (it is also polled right after new work). */
   pollMs: number;
+  /**
+   * Deliveries of a large topic (reviews.json, insights.json) sent at once; the others wait their
+   * turn. Each streams the topic's bytes as its callback reads them, so a callback that does not
+   * read holds a socket's buffer and one piece, not the document, until outbound.stallMs ends it.
+   */
+  largeConcurrency: number;
 }
 
 export const DEFAULT_HUB_OPTIONS: Omit<HubOptions, "allowPrivateCallbacks" | "retryBaseMs"> = {
-  outbound: { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000, maxResponseBytes: 64 * 1024, idleSocketMs: 10_000, maxSockets: 128, dnsTimeoutMs: 5_000 },
+  outbound: { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000, stallMs: 5_000, maxResponseBytes: 64 * 1024, idleSocketMs: 10_000, maxSockets: 128, dnsTimeoutMs: 5_000 },
   claimMs: 60_000,
   concurrency: 64,
   pollMs: 1_000,
+  largeConcurrency: 32,
 };
 
 export interface PublishResult {
@@ -46,6 +54,7 @@ export class Hub {
   private again = false;
   private stopped = true;
   private readonly work = new Set<Promise<void>>();
+  private readonly large: Slots;
 
   constructor(
     readonly store: StateStore,
@@ -56,6 +65,7 @@ export class Hub {
     private readonly now: () => number = Date.now,
   ) {
     this.agent = createAgent(options.outbound);
+    this.large = new Slots(options.largeConcurrency);
   }
 
   /** Record the topics' current content (without notifying) and start working. */
@@ -197,19 +207,45 @@ export class Hub {
       "content-type": topic.contentType,
       link: discoveryLinks(this.baseUrl, d.topic),
     };
-    if (d.secret) headers["x-hub-signature"] = `sha256=${createHmac("sha256", d.secret).update(identityOf(file)).digest("hex")}`;
+    const topicFile = file;
+    const release = file.size >= SPILLED_BYTES ? await this.large.take() : () => {};
     let ok = false;
     try {
       const url = new URL(d.callback);
       const to = await resolveCallback(url, this.options.allowPrivateCallbacks, { timeoutMs: this.options.outbound.dnsTimeoutMs });
-      const res = await send(url, to, { method: "POST", headers, body: identityOf(file) }, this.options.outbound, this.agent);
+      if (d.secret) headers["x-hub-signature"] = await signatureOf(topicFile, d.secret);
+      const body = { length: topicFile.size, open: () => fileStream(topicFile) };
+      const res = await send(url, to, { method: "POST", headers, body }, this.options.outbound, this.agent);
       ok = res.status >= 200 && res.status < 300;
     } catch {
       ok = false;
+    } finally {
+      release();
     }
     if (ok) await this.store.delivered(d);
     else if (await this.store.failed(d, this.now(), this.options.retryBaseMs)) {
       this.log(`hub: removed the subscription of ${d.callback} to ${d.topic} after 3 failed deliveries`);
     }
+  }
+}
+
+/** At most `size` holders at once; the others wait in turn. */
+class Slots {
+  private held = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+
+  /** Wait for a slot; resolves with the function that gives it back. */
+  async take(): Promise<() => void> {
+    if (this.held >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.held++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.held--;
+    };
   }
 }

@@ -5,13 +5,17 @@
 import { request, Agent } from "node:https";
 import { isIP } from "node:net";
 import { createSecureContext, rootCertificates } from "node:tls";
+import { Readable } from "node:stream";
 import type { ResolvedCallback } from "./ssrf.ts";
+import type { Streamed } from "../http/respond.ts";
 
 export interface OutboundOptions {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   /** Most bytes of a response read; the rest is dropped with the connection. */
   maxResponseBytes: number;
+  /** A request whose callback takes no bytes of it (nor sends any) for this long is cut off. */
+  stallMs: number;
   /** A kept-alive socket idle this long is closed. */
   idleSocketMs: number;
   /** Sockets open at once, to all callbacks together. */
@@ -47,7 +51,8 @@ export function createAgent(options: OutboundOptions): Agent {
 export function send(
   url: URL,
   to: ResolvedCallback,
-  init: { method: "GET" | "POST"; headers?: Record<string, string>; body?: Buffer },
+  /** A Streamed body is read as the socket takes it: a callback that does not read holds one piece. */
+  init: { method: "GET" | "POST"; headers?: Record<string, string>; body?: Streamed },
   options: OutboundOptions,
   agent: Agent,
 ): Promise<OutboundResponse> {
@@ -64,6 +69,7 @@ export function send(
       servername: isIP(hostname) ? undefined : hostname,
       headers: { host: url.host, "user-agent": "reviewcast-websub-hub", ...init.headers, ...(init.body && { "content-length": String(init.body.length) }) },
     });
+    req.setTimeout(options.stallMs, () => req.destroy(new Error(`the callback took nothing for ${options.stallMs} ms`)));
     const total = setTimeout(() => req.destroy(new Error(`no complete answer within ${options.totalTimeoutMs} ms`)), options.totalTimeoutMs);
     req.on("socket", (socket) => {
       if (!socket.connecting) return;
@@ -101,6 +107,10 @@ export function send(
         reject(error);
       });
     });
-    req.end(init.body);
+    if (!init.body) return void req.end();
+    const body = Readable.fromWeb(init.body.open() as import("node:stream/web").ReadableStream, { highWaterMark: 0 });
+    body.on("error", (error) => req.destroy(error));
+    req.on("close", () => body.destroy());
+    body.pipe(req);
   });
 }

@@ -1,8 +1,9 @@
 /** MCP resources (the datasets, with their MIME types) and prompts for common customer questions. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { IsoDate } from "../../core/schema/records.ts";
-import { identityOf, type BundleRef } from "../bundle.ts";
+import type { BundleRef } from "../bundle.ts";
 
 const DATASETS = [
   { name: "reviews", path: "/reviews.json", title: "All published reviews", description: "Business, aggregate rating and every published review, newest first" },
@@ -11,13 +12,21 @@ const DATASETS = [
   { name: "atom-feed", path: "/feed.xml", title: "Newest reviews (Atom)", description: "The 50 newest reviews as an Atom feed" },
 ] as const;
 
+/** The path of the dataset at `uri`, when it is one of this server's resources. */
+export function datasetPath(baseUrl: string, uri: string): string | undefined {
+  return DATASETS.find((d) => `${baseUrl}${d.path}` === uri)?.path;
+}
+
 export function registerResources(server: McpServer, ref: BundleRef, baseUrl: string): void {
   for (const d of DATASETS) {
     const uri = `${baseUrl}${d.path}`;
     const mimeType = ref.current.files.get(d.path)?.contentType ?? "application/json";
     server.registerResource(d.name, uri, { title: d.title, description: d.description, mimeType }, async () => {
       const file = ref.current.files.get(d.path)!;
-      return { contents: [{ uri, mimeType: file.contentType, text: identityOf(file).toString("utf8") }] };
+      // A request on its own takes route.ts's fast path, which streams the file; in a batch, whose
+      // answer is built whole, a large one is refused rather than copied.
+      if (!Buffer.isBuffer(file.body)) throw new McpError(ErrorCode.InvalidRequest, `${uri} is ${file.size} bytes: read it in a request of its own, not in a batch`);
+      return { contents: [{ uri, mimeType: file.contentType, text: file.body.toString("utf8") }] };
     });
   }
 }

@@ -16,7 +16,7 @@ import { CORS_HEADERS } from "../http/cors.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
 import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
 import { answerBatch, batchRefused } from "./batch.ts";
-import { fastToolCall } from "./fast-path.ts";
+import { fastResourceRead, fastToolCall } from "./fast-path.ts";
 import type { ToolEntry } from "./tool.ts";
 import { registerTools } from "./tools.ts";
 
@@ -120,7 +120,7 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
   }
   const asked = acceptingAnything(request);
   if (batch) return answerBatch(messages, (message) => answer(deps, pool, asked, message, tools));
-  const response = await answer(deps, pool, asked, body, tools);
+  const response = (await fastResourceRead(deps.bundle, deps.baseUrl, asked, body as Record<string, unknown>)) ?? (await answer(deps, pool, asked, body, tools));
   if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue());
   return response;
 }

@@ -11,9 +11,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/data.ts";
 import { runScript } from "../helpers/run.ts";
-import { startProcess, type Running } from "../helpers/serve.ts";
+import { probe, startProcess, type Running } from "../helpers/serve.ts";
 import { builtDist, startSidecar } from "../helpers/sidecar.ts";
-import { until } from "../helpers/until.ts";
 
 const MiB = 1024 * 1024;
 const running: Running[] = [];
@@ -27,14 +26,6 @@ async function serve(dist: string): Promise<Running> {
   });
   running.push(server);
   return server;
-}
-
-/** The process's live memory after a full collection, in bytes. */
-async function probe(server: Running): Promise<{ heap_used: number; external: number; rss: number }> {
-  const before = server.stdout().split("heap-probe ").length;
-  server.child.kill("SIGUSR2");
-  await until(() => server.stdout().split("heap-probe ").length > before, "the heap probe's line");
-  return JSON.parse(server.stdout().split("heap-probe ").at(-1)!.split("\n")[0]!);
 }
 
 /** `count` GETs of `path`, `connections` at a time, each connection kept alive for all of its share. */

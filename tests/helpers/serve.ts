@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { userEnv } from "./run.ts";
+import { until } from "./until.ts";
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -46,4 +47,15 @@ export async function startProcess(command: string, args: string[], env: Record<
         child.kill("SIGTERM");
       }),
   };
+}
+
+/**
+ * A process's live memory after a full collection, in bytes: one started with
+ * `--import ./tests/helpers/heap-probe.mjs`, which answers SIGUSR2 on its stdout.
+ */
+export async function probe(server: Running): Promise<{ heap_used: number; external: number; rss: number }> {
+  const before = server.stdout().split("heap-probe ").length;
+  server.child.kill("SIGUSR2");
+  await until(() => server.stdout().split("heap-probe ").length > before, "the heap probe's line");
+  return JSON.parse(server.stdout().split("heap-probe ").at(-1)!.split("\n")[0]!);
 }
