@@ -32,7 +32,7 @@ import { sharedCopy } from "./threads.ts";
 import { writeOwnerReport } from "./owner.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
-const PIECES_BYTES = 4_000_000;
+const PIECES_BYTES = 1_000_000;
 
 /** The most insights.json may weigh to be put together in one buffer (it is 250 MB at a million reviews). */
 const JOIN_BYTES = 64 << 20;

@@ -45,54 +45,6 @@ describe("a build with the previous build's cache", () => {
     expect(await readFile(join(dist, "reviews", `${second!.id}.html`), "utf8")).toContain("still no ants a month later");
   });
 
-  it("writes the bytes of a clean build when every page changes (a new BASE_URL)", async () => {
-    const elsewhere = "https://elsewhere.incremental.example";
-    await build(data, dist, cache, { BASE_URL: elsewhere });
-    const clean = join(root, "clean-elsewhere");
-    await build(data, clean, "off", { BASE_URL: elsewhere });
-    expect(await tree(dist)).toEqual(await tree(clean));
-  });
-
-  it("writes the bytes of a clean build when the dist/ is not the one the cache describes", async () => {
-    const other = join(root, "other");
-    await build(data, other, join(root, "other-cache"));
-    // The first cache now describes `dist`, not `other`: `other` is built whole again.
-    await build(data, other, cache);
-    expect(await tree(other)).toEqual(await tree(join(root, "clean")));
-  });
-
-  it("ignores parts of the cache it cannot read, says so, and still writes the bytes of a clean build", async () => {
-    for (const name of await readdir(cache)) if (name.endsWith(".v8")) await writeFile(join(cache, name), "not what the build wrote");
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
-    expect(run.code).toBe(0);
-    const lines = run.stderr.trimEnd().split("\n");
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^build: the cache's \S+\.v8 does not match its hash \(a damaged or altered cache\): made again$/);
-    expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
-  });
-
-  it("publishes no byte of an altered cache: copies with flipped bytes and a month part with altered text are made again", async () => {
-    await build(data, dist, cache);
-    const compressed = join(cache, "compressed");
-    const copies = await readdir(compressed);
-    expect(copies.length).toBeGreaterThan(10);
-    for (const name of copies) {
-      const bytes = await readFile(join(compressed, name));
-      for (let i = 0; i < 4; i++) bytes[(bytes.length >> 1) + i]! ^= 0xff;
-      await writeFile(join(compressed, name), bytes);
-    }
-    const month = (await readdir(cache)).filter((n) => /^month-.*\.v8$/.test(n)).sort().at(-1)!;
-    const part = await readFile(join(cache, month));
-    const at = part.indexOf("the ");
-    expect(at).toBeGreaterThan(0);
-    part.write("THE ", at, "latin1");
-    await writeFile(join(cache, month), part);
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`build: the cache's ${month} does not match its hash`);
-    expect(run.stderr).toMatch(/compressed\/\S+\.(gz|br) does not hold what it stands for/);
-    expect(await tree(dist)).toEqual(await tree(join(root, "clean")));
-  });
   it("reads only the reviews added at the end of a file, telling a problem in them by its line as a build without cache does", async () => {
     const files = (await readdir(join(data, "reviews"))).sort();
     const newest = join(data, "reviews", files.at(-1)!);
