@@ -15,7 +15,7 @@ export interface AbuseReport {
 
 const BASE_URL = "http://localhost:3000";
 
-/** `only`: the kinds to run (bodies, batches, floods, queries, words, pipelines, idle, trickle); all when undefined. */
+/** `only`: the kinds to run (bodies, batches, floods, queries, words, pipelines, idle, trickle, resources, sinks, unknowns); all when undefined. */
 export async function runAbuse(base: string, certs: TestCerts, seconds: number, only?: string[]): Promise<AbuseReport> {
   const { port } = new URL(base);
   const kinds: AbuseReport["kinds"] = {};
@@ -28,6 +28,13 @@ export async function runAbuse(base: string, certs: TestCerts, seconds: number, 
   const hanging = createServer({ key: certs.key, cert: certs.cert }, () => {});
   await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
   const hangingUrl = `https://127.0.0.1:${(hanging.address() as { port: number }).port}`;
+  // Callbacks that confirm their subscription, then take each delivery's connection and read nothing.
+  const sink = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+    if (req.method === "GET") return void res.end(new URL(req.url!, "https://x").searchParams.get("hub.challenge"));
+    req.pause();
+  });
+  await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+  const sinkUrl = `https://127.0.0.1:${(sink.address() as { port: number }).port}`;
 
   const end = Date.now() + seconds * 1000;
   const every = async (ms: number, job: (i: number) => Promise<void>) => {
@@ -75,12 +82,29 @@ export async function runAbuse(base: string, certs: TestCerts, seconds: number, 
     pipelines: () => Promise.all(Array.from({ length: 10 }, () => every(0, async () => count("60 pipelined since?limit=1000, never read", await unread(Number(port), end))))),
     // 1,100 idle sockets from another loopback address (127.0.0.2), each reopened as it is cut.
     idle: () => Promise.all(Array.from({ length: 1_100 }, () => every(0, async () => count("idle socket from 127.0.0.2", await idleSocket(Number(port), end))))),
-    // Bodies trickled a byte a second, 20 at a time.
-    trickle: () => Promise.all(Array.from({ length: 20 }, () => every(0, async () => count("body trickled a byte a second", await trickled(Number(port), end))))),
+    // Bodies trickled a byte a second, 60 at a time.
+    trickle: () => Promise.all(Array.from({ length: 60 }, () => every(0, async () => count("body trickled a byte a second", await trickled(Number(port), end))))),
+    // MCP resources/read of reviews.json, two pipelined per connection and never read, 8 at a time.
+    resources: () => Promise.all(Array.from({ length: 8 }, () => every(0, async () => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `${BASE_URL}/reviews.json` } });
+      const request = `POST /mcp HTTP/1.1\r\nHost: localhost:3000\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\nmcp-session-id: ${session}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      count("2 pipelined resources/read of reviews.json, never read", await unread(Number(port), end, request.repeat(2)));
+    }))),
+    // 50 subscriptions to reviews.json whose callbacks never read a delivery (the soak's rebuilds send them).
+    sinks: async () => {
+      for (let i = 0; i < 50 && Date.now() < end; i++) count("subscribe a callback that never reads", await form({ "hub.mode": "subscribe", "hub.topic": `${BASE_URL}/reviews.json`, "hub.callback": `${sinkUrl}/sink-${i}` }));
+    },
+    // 400s for 3,000 unknown parameters, 40 pipelined per connection and never read, 50 at a time.
+    unknowns: () => Promise.all(Array.from({ length: 50 }, () => every(0, async () => {
+      const query = Array.from({ length: 3_000 }, (_, k) => `u${k}=1`).join("&");
+      count("40 pipelined searches with 3,000 unknown parameters, never read", await unread(Number(port), end, `GET /api/reviews/search?${query} HTTP/1.1\r\nHost: localhost:3000\r\n\r\n`.repeat(40)));
+    }))),
   };
   await Promise.all(Object.entries(jobs).filter(([k]) => only === undefined || only.includes(k)).map(([, job]) => job()));
-  hanging.closeAllConnections();
-  hanging.close();
+  for (const server of [hanging, sink]) {
+    server.closeAllConnections();
+    server.close();
+  }
   return { kinds };
 }
 
@@ -139,15 +163,15 @@ function wordSoup(seed: number): string {
 }
 
 /**
- * 60 pipelined requests for 1,000 reviews each, never reading: "cut" once the server closes it. A
+ * Pipelined requests (by default 60 for 1,000 reviews each), never reading: "cut" once the server closes it. A
  * socket that reads nothing never hears of a close either, so it writes an empty line (which HTTP
  * allows between requests) every second: once the server has closed, that write fails.
  */
-function unread(port: number, end: number): Promise<string> {
+function unread(port: number, end: number, requests = "GET /api/reviews/since/2000-01-01?limit=1000 HTTP/1.1\r\nHost: localhost:3000\r\n\r\n".repeat(60)): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: "127.0.0.1", localAddress: "127.0.0.3" });
     socket.pause();
-    socket.on("connect", () => socket.write("GET /api/reviews/since/2000-01-01?limit=1000 HTTP/1.1\r\nHost: localhost:3000\r\n\r\n".repeat(60)));
+    socket.on("connect", () => socket.write(requests));
     const timer = setTimeout(() => socket.destroy(), Math.max(0, end - Date.now()));
     const knock = setInterval(() => socket.write("\r\n"), 1_000);
     socket.on("error", () => {});

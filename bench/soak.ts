@@ -5,7 +5,9 @@
  * changes every 10 s, is rebuilt and pinged, and real HTTPS subscribers must hear of every
  * change. From 10 s to 10 s before the end, another process abuses the sidecar (bench/abuse.ts:
  * huge chunked bodies, batches, subscribe floods, unique queries, unique multi-word searches on
- * kept-alive connections, pipelines never read, an idle-socket flood, trickled bodies), and a probe
+ * kept-alive connections, pipelines never read, an idle-socket flood, trickled bodies, MCP reads
+ * of reviews.json never read, subscribers that never read a delivery, pipelined 400s for
+ * thousands of unknown parameters), and a probe
  * times a plain search 20 times a second throughout. Reports requests/s, p99, 5xx, errors, the
  * probe's p99 with and without abuse, the sidecar's RSS over time and the notifications, and
  * writes .bench/soak.md.

@@ -12,7 +12,7 @@ import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { SpillError } from "./spill.ts";
 import { allowedFor } from "./mcp/route.ts";
 import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
-import { backpressured, limitServer, SERVER_LIMITS } from "./http/server.ts";
+import { backpressured, collectWhenQuiet, limitServer, SERVER_LIMITS } from "./http/server.ts";
 import { SessionSigner } from "./mcp/session.ts";
 import { sidecarSettings } from "./settings.ts";
 import { openState, StateError } from "./state.ts";
@@ -77,6 +77,7 @@ try {
     maxUnreadBytesPerClient: settings.MAX_UNREAD_MB_PER_CLIENT * 1024 * 1024,
     minBodyBytesPerSecond: settings.MIN_BODY_BYTES_PER_SECOND,
   });
+  collectWhenQuiet(listener.server as Server);
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
   if (port !== settings.PORT) {

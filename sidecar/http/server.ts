@@ -8,6 +8,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type ConnectionLimits, Connections } from "./connections.ts";
+import { collect } from "../../core/collect.ts";
 
 export interface ServerLimits extends ConnectionLimits {
   /** Time for a request's headers to arrive, from the connection or the previous response. */
@@ -158,4 +159,24 @@ function lingerOnClose(socket: Socket, complete: () => boolean): void {
     socket.on("data", (chunk: Buffer) => (read += chunk.length) > LINGER.bytes && stop());
     socket.once("close", () => clearTimeout(timer));
   };
+}
+
+/**
+ * Memory back after a burst, without waiting for the next request: V8 collects only when it
+ * allocates, so a burst's garbage (and the RSS under it) stayed until traffic came again. Once
+ * requests have stopped for `quietMs`, one full collection runs; freed memory then goes back to
+ * the system (glibc's thresholds are set by `npm run serve`).
+ */
+export function collectWhenQuiet(server: Server, quietMs = 1_000): void {
+  let last = 0;
+  let since = 0;
+  server.on("request", () => {
+    last = Date.now();
+    since++;
+  });
+  setInterval(() => {
+    if (since === 0 || Date.now() - last < quietMs) return;
+    since = 0;
+    collect();
+  }, quietMs).unref();
 }

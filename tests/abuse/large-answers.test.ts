@@ -17,6 +17,7 @@ import { BASE_URL } from "../helpers/sidecar.ts";
 import { subscriptionsIn } from "../helpers/hub.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../helpers/until.ts";
+import { nodeScript } from "../helpers/scripts.ts";
 import { BLOCK } from "../../sidecar/spill.ts";
 
 const subscriber = await useSubscriber();
@@ -50,11 +51,16 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(running.map((r) => r.stop())));
 
+/** `npm run serve`'s flags and glibc settings, with the TypeScript run through tsx's hooks. */
+const SERVE = nodeScript("serve");
+
 async function serve(env: Record<string, string> = {}): Promise<Running & { state: string }> {
   const state = await tempDir();
   await writeFile(join(root, "ca.pem"), (await testCerts()).ca);
   // Node with tsx's hooks, not the tsx CLI: the memory read is the serving process's own.
-  const server = await startProcess(process.execPath, ["--import", "./tests/helpers/heap-probe.mjs", "--import", "tsx", "sidecar/main.ts"], {
+  const flags = SERVE.args.filter((a) => a.startsWith("--"));
+  const server = await startProcess(process.execPath, [...flags, "--import", "./tests/helpers/heap-probe.mjs", "--import", "tsx", "sidecar/main.ts"], {
+    ...SERVE.env,
     PORT: "0", HOST: "127.0.0.1", BASE_URL, DIST_DIR: dist, STATE_DIR: state, DIST_WATCH_SECONDS: "0",
     HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(root, "ca.pem"),
     // Nothing here is closed for stalling: what the server holds is the bounds' doing alone.
@@ -93,6 +99,9 @@ async function established(server: Running): Promise<number> {
 describe("MCP resources/read of reviews.json", () => {
   it("gives the official client the file's exact text, and holds one piece for a client that reads nothing", async () => {
     const server = await serve();
+    // A session for the raw requests first, on a connection of its own that nothing reuses later.
+    const init = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", connection: "close" }, body: JSON.stringify(INITIALIZE) });
+    const session = init.headers.get("mcp-session-id")!;
     const { client } = await connectClient(server.url);
     const read = await client.readResource({ uri: `${BASE_URL}/reviews.json` });
     const content = read.contents[0] as { text: string; mimeType: string };
@@ -100,8 +109,6 @@ describe("MCP resources/read of reviews.json", () => {
     expect(Buffer.from(content.text)).toEqual(reviewsJson);
     await client.close();
 
-    const init = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(INITIALIZE) });
-    const session = init.headers.get("mcp-session-id")!;
     const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `${BASE_URL}/reviews.json` } });
     const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${new URL(server.url).port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\nmcp-session-id: ${session}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const before = await rssMiB(server);
@@ -231,5 +238,26 @@ describe("bodies trickled a byte at a time", () => {
     } finally {
       clearInterval(trickle);
     }
+  });
+});
+
+describe("memory after a burst", () => {
+  it("goes back to the system without waiting for another request", async () => {
+    const server = await serve();
+    const rss = () => rssMiB(server);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" };
+    const init = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-03-26" } }) });
+    const session = init.headers.get("mcp-session-id")!;
+    const since = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } } });
+    const batch = JSON.stringify(Array.from({ length: 10 }, (_, k) => since(k)));
+    const before = await rss();
+    // 120 batches of ten full answers of 1,000 reviews, 40 at a time.
+    await Promise.all(Array.from({ length: 40 }, async () => {
+      for (let i = 0; i < 3; i++) await (await fetch(`${server.url}/mcp`, { method: "POST", headers: { ...headers, "mcp-session-id": session }, body: batch })).arrayBuffer();
+    }));
+    const after = await rss();
+    expect(after - before).toBeGreaterThan(10);
+    // No request from here on: the burst's garbage is collected, and the memory given back.
+    await until(async () => (await rss()) - before < (after - before) / 2, "the burst's memory to go back", 15_000);
   });
 });
