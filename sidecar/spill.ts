@@ -71,53 +71,71 @@ export class Spill {
    * `hold` bytes are also kept in memory, and read from there.
    */
   write(parts: Buffer | readonly Buffer[], hold = 0): Region {
-    const list = Buffer.isBuffer(parts) ? [parts] : parts;
+    const writer = this.writer();
+    for (const part of Buffer.isBuffer(parts) ? [parts] : parts) writer.append(part);
+    return writer.done(hold);
+  }
+
+  /**
+   * A region written a part at a time, so that its parts need not all be held at once. Nothing
+   * else may be written to the spill until `done`.
+   */
+  writer(): { append: (part: Buffer) => void; done: (hold?: number) => Region } {
     const at = this.size;
     let length = 0;
     const crcs: number[] = [];
     let crc = 0;
     let filled = 0;
-    for (const part of list) {
-      if (this.fd !== undefined) {
-        try {
-          for (let done = 0; done < part.length; ) done += writeSync(this.fd, part, done, part.length - done, at + length + done);
-        } catch (error) {
-          throw new SpillError(`cannot write the bundle's large parts to ${this.where} (STATE_DIR): ${(error as Error).message}; free some space there`);
+    return {
+      append: (part) => {
+        if (this.size !== at + length) throw new SpillError("the bundle's spill was written to while a region was being written");
+        if (this.fd !== undefined) {
+          try {
+            for (let done = 0; done < part.length; ) done += writeSync(this.fd, part, done, part.length - done, at + length + done);
+          } catch (error) {
+            throw new SpillError(`cannot write the bundle's large parts to ${this.where} (STATE_DIR): ${(error as Error).message}; free some space there`);
+          }
+        } else this.held.push(part);
+        for (let i = 0; i < part.length; ) {
+          const take = Math.min(BLOCK - filled, part.length - i);
+          crc = crc32(part.subarray(i, i + take), crc);
+          filled += take;
+          i += take;
+          if (filled === BLOCK) {
+            crcs.push(crc);
+            crc = 0;
+            filled = 0;
+          }
         }
-      }
-      for (let i = 0; i < part.length; ) {
-        const take = Math.min(BLOCK - filled, part.length - i);
-        crc = crc32(part.subarray(i, i + take), crc);
-        filled += take;
-        i += take;
-        if (filled === BLOCK) {
-          crcs.push(crc);
-          crc = 0;
-          filled = 0;
-        }
-      }
-      length += part.length;
-    }
-    if (filled) crcs.push(crc);
-    if (this.fd === undefined) this.held.push(list.length === 1 ? list[0]! : Buffer.concat(list));
-    this.size += length;
-    const head = Buffer.allocUnsafe(Math.min(hold, length));
-    if (head.length) this.readRaw(at, head.length, head);
-    return new Region(this, at, length, Uint32Array.from(crcs), head);
+        length += part.length;
+        this.size += part.length;
+      },
+      done: (hold = 0) => {
+        if (filled) crcs.push(crc);
+        const head = Buffer.allocUnsafe(Math.min(hold, length));
+        if (head.length) this.readRaw(at, head.length, head);
+        return new Region(this, at, length, Uint32Array.from(crcs), head);
+      },
+    };
   }
 
   /** Copy bytes [at, at + length) of the spill into `into` at `offset`, unchecked. */
   readRaw(at: number, length: number, into: Buffer, offset = 0): void {
     if (this.fd === undefined) {
+      // The parts held, one after the other; a range may span several.
       let start = 0;
       for (const part of this.held) {
+        if (length === 0) return;
         if (at < start + part.length) {
-          part.copy(into, offset, at - start, at - start + length);
-          return;
+          const copied = part.copy(into, offset, at - start, Math.min(part.length, at - start + length));
+          at += copied;
+          offset += copied;
+          length -= copied;
         }
         start += part.length;
       }
-      throw this.fault(`the bundle's parts end before byte ${at}`);
+      if (length > 0) throw this.fault(`the bundle's parts end before byte ${at}`);
+      return;
     }
     for (let done = 0; done < length; ) {
       const got = readSync(this.fd, into, offset + done, length - done, at + done);

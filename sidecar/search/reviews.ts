@@ -73,7 +73,7 @@ export class ReviewIndex {
     const late: number[] = [];
     const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
     const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
-    const text = TextIndex.builder(options.searchCacheBytes);
+    const text = TextIndex.builder(spill, options.searchCacheBytes);
     const lines = await readReviewsJson(body, name, (review, p) => {
       days.push(dayNumber(review.date));
       ids.push(review.id);
@@ -87,8 +87,10 @@ export class ReviewIndex {
     });
     const crcs = new Uint32Array(ids.length);
     for (let p = 0; p < crcs.length; p++) crcs[p] = crc32(body.subarray(lines.starts[p], lines.ends[p]));
+    // The texts' region is closed before reviews.json's is written: a spill takes one region at a time.
+    const texts = await text.finish();
     const region = spill.write(body, options.recentBytes ?? RECENT_BYTES);
-    const index = new ReviewIndex(region, lines, crcs, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, await text.finish(spill));
+    const index = new ReviewIndex(region, lines, crcs, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, texts);
     return { head: lines.head, index };
   }
 

@@ -12,12 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/data.ts";
 import { connectClient, INITIALIZE } from "../helpers/mcp.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
-import { probe, startProcess, type Running } from "../helpers/serve.ts";
+import { probe, residentMiB, startServing, type Running } from "../helpers/serve.ts";
 import { BASE_URL } from "../helpers/sidecar.ts";
 import { subscriptionsIn } from "../helpers/hub.ts";
 import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../helpers/until.ts";
-import { nodeScript } from "../helpers/scripts.ts";
 import { BLOCK } from "../../sidecar/spill.ts";
 
 const subscriber = await useSubscriber();
@@ -51,16 +50,10 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(running.map((r) => r.stop())));
 
-/** `npm run serve`'s flags and glibc settings, with the TypeScript run through tsx's hooks. */
-const SERVE = nodeScript("serve");
-
 async function serve(env: Record<string, string> = {}): Promise<Running & { state: string }> {
   const state = await tempDir();
   await writeFile(join(root, "ca.pem"), (await testCerts()).ca);
-  // Node with tsx's hooks, not the tsx CLI: the memory read is the serving process's own.
-  const flags = SERVE.args.filter((a) => a.startsWith("--"));
-  const server = await startProcess(process.execPath, [...flags, "--import", "./tests/helpers/heap-probe.mjs", "--import", "tsx", "sidecar/main.ts"], {
-    ...SERVE.env,
+  const server = await startServing({
     PORT: "0", HOST: "127.0.0.1", BASE_URL, DIST_DIR: dist, STATE_DIR: state, DIST_WATCH_SECONDS: "0",
     HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(root, "ca.pem"),
     // Nothing here is closed for stalling: what the server holds is the bounds' doing alone.
@@ -72,10 +65,7 @@ async function serve(env: Record<string, string> = {}): Promise<Running & { stat
 }
 
 /** The serving process's resident memory now, in MiB. */
-async function rssMiB(server: Running): Promise<number> {
-  const status = await readFile(`/proc/${server.child.pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
+const rssMiB = async (server: Running) => (await residentMiB(server.child.pid!)).rss;
 
 function open(url: string): Promise<Socket> {
   const { port, hostname } = new URL(url);

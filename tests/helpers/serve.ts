@@ -1,8 +1,10 @@
 /** A real sidecar process on a free loopback port, as `npm run serve` or the bundled file runs it. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { userEnv } from "./run.ts";
 import { until } from "./until.ts";
+import { nodeScript } from "./scripts.ts";
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -58,4 +60,22 @@ export async function probe(server: Running): Promise<{ heap_used: number; exter
   server.child.kill("SIGUSR2");
   await until(() => server.stdout().split("heap-probe ").length > before, "the heap probe's line");
   return JSON.parse(server.stdout().split("heap-probe ").at(-1)!.split("\n")[0]!);
+}
+
+/**
+ * The sidecar as `npm run serve` runs it (its node flags and glibc settings), its TypeScript
+ * through tsx's hooks rather than compiled, with the heap probe: Node itself, not the tsx CLI, so
+ * that the memory read from /proc is the serving process's own.
+ */
+export function startServing(env: Record<string, string>): Promise<Running> {
+  const serve = nodeScript("serve");
+  const flags = serve.args.filter((a) => a.startsWith("--"));
+  return startProcess(process.execPath, [...flags, "--import", "./tests/helpers/heap-probe.mjs", "--import", "tsx", "sidecar/main.ts"], { ...serve.env, ...env });
+}
+
+/** A process's resident memory now and at its peak, in MiB. */
+export async function residentMiB(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kB = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+  return { rss: kB("VmRSS"), peak: kB("VmHWM") };
 }

@@ -30,12 +30,15 @@ function spillFds(dir: string): number[] {
   });
 }
 
-/** Overwrite the first occurrence of `find` in the spill file at `path` (its unlinked name) with `replace`. */
-function tamper(path: string, find: string, replace: string): void {
+/**
+ * Overwrite an occurrence of `find` in the spill file at `path` (its unlinked name) with `replace`:
+ * by default the last, in the region written last (reviews.json's, after the search texts).
+ */
+function tamper(path: string, find: string, replace: string, which: "first" | "last" = "last"): void {
   const fd = spillFds(path.slice(0, path.lastIndexOf("/"))).find((n) => readlinkSync(`/proc/self/fd/${n}`) === `${path} (deleted)`);
   expect(fd, "the spill file is open").toBeDefined();
   const bytes = readFileSync(`/proc/self/fd/${fd}`);
-  const at = bytes.indexOf(find);
+  const at = which === "first" ? bytes.indexOf(find) : bytes.lastIndexOf(find);
   expect(at, `${find} is in the spill`).toBeGreaterThanOrEqual(0);
   const writable = openSync(`/proc/self/fd/${fd}`, "r+");
   writeSync(writable, Buffer.from(replace), 0, replace.length, at);
@@ -70,8 +73,24 @@ describe("the bundle's spill", () => {
     expect((await reader.read()).value?.length).toBe(256 * 1024);
     await expect(reader.read()).rejects.toThrow(/block 2 read back .* does not match what was written/);
     // And in the first block: opening it fails, before anything could be sent.
-    tamper(spill.where, "abc", "ABC");
+    tamper(spill.where, "abc", "ABC", "first");
     expect(() => two.open()).toThrow(/block 0/);
+  });
+
+  it("takes a region a part at a time, and refuses another region written into the middle of it", async () => {
+    for (const spill of [await Spill.open(await tempDir()), await Spill.open(undefined)]) {
+      const writer = spill.writer();
+      const parts = [Buffer.alloc(300_000, "x"), Buffer.from("middle"), Buffer.alloc(300_000, "y")];
+      writer.append(parts[0]!);
+      writer.append(parts[1]!);
+      const inside = spill.writer();
+      inside.append(Buffer.from("elsewhere"));
+      expect(() => writer.append(parts[2]!)).toThrow(/written to while a region was being written/);
+      expect(inside.done().readAll().toString()).toBe("elsewhere");
+      const again = spill.writer();
+      for (const part of parts) again.append(part);
+      expect(again.done(10).readAll().equals(Buffer.concat(parts))).toBe(true);
+    }
   });
 
   it("holds the parts in memory when the folder cannot be written, and serves the same", async () => {
