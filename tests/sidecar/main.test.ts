@@ -2,13 +2,13 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { review, smallData, tempDir } from "../helpers/data.ts";
-import { runBuild, runScript } from "../helpers/run.ts";
+import { runScript } from "../helpers/run.ts";
+import { buildHere } from "../helpers/build.ts";
 import { until } from "../helpers/until.ts";
 import { freePort, startProcess } from "../helpers/serve.ts";
 import { nodeScript } from "../helpers/scripts.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 
-const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
 /** The command `npm run serve` runs (package.json's script), with this node. */
 const SERVE = nodeScript("serve");
 
@@ -28,14 +28,14 @@ describe("npm run serve", () => {
   it("serves a rebuild by itself: new reviews are found and their pages are there without a ping or a restart", async () => {
     const dist = join(await tempDir(), "dist");
     const env = { BASE_URL: "http://localhost:3000" };
-    expect((await runBuild(await smallData([review()]), dist, env)).code).toBe(0);
+    await buildHere(await smallData([review()]), dist, env);
     const port = await freePort();
-    const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
+    const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
     try {
       const search = () => fetch(`http://127.0.0.1:${port}/api/reviews/search?words=termites`).then((r) => r.json());
       expect((await search()).total).toBe(0);
       const added = review({ id: "r-2", date: "2025-03-02", text: "The termites are gone." });
-      expect((await runBuild(await smallData([review(), added]), dist, env)).code).toBe(0);
+      await buildHere(await smallData([review(), added]), dist, env);
       // The server says when it has loaded the new dist/: wait for that, not for a time.
       await until(() => /changed: serving 2 reviews/.test(sidecar.stdout()), "the server to load the rebuilt dist/");
       expect((await search()).total).toBe(1);
@@ -47,11 +47,11 @@ describe("npm run serve", () => {
 
   it("keeps serving the previous dist/ when the rebuilt one cannot be served, and says why", async () => {
     const dist = join(await tempDir(), "dist");
-    expect((await runBuild(await smallData([review()]), dist, { BASE_URL: "http://localhost:3000" })).code).toBe(0);
+    await buildHere(await smallData([review()]), dist, { BASE_URL: "http://localhost:3000" });
     const port = await freePort();
-    const sidecar = await startProcess(TSX, ["sidecar/main.ts"], { BASE_URL: "http://localhost:3000", PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
+    const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { BASE_URL: "http://localhost:3000", PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
     try {
-      expect((await runBuild(await smallData([review(), review({ id: "r-2" , date: "2025-03-02"})]), dist, { BASE_URL: "https://elsewhere.example" })).code).toBe(0);
+      await buildHere(await smallData([review(), review({ id: "r-2" , date: "2025-03-02"})]), dist, { BASE_URL: "https://elsewhere.example" });
       await until(() => /changed but was not loaded, still serving the previous one: .*built for BASE_URL https:\/\/elsewhere\.example/.test(sidecar.stderr()), "the server to refuse the other base URL's dist/");
       expect((await (await fetch(`http://127.0.0.1:${port}/api/reviews/search`)).json()).total).toBe(1);
     } finally {
@@ -81,7 +81,7 @@ describe("npm run serve", () => {
 
   it("refuses at start a dist/ built for another BASE_URL, naming both, as a reload does", async () => {
     const dist = join(await tempDir(), "dist");
-    expect((await runBuild(await smallData([review()]), dist, { BASE_URL: "https://elsewhere.example" })).code).toBe(0);
+    await buildHere(await smallData([review()]), dist, { BASE_URL: "https://elsewhere.example" });
     const run = await runScript("sidecar/main.ts", [], { BASE_URL: "http://localhost:3000", PORT: "0", DIST_DIR: dist });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/was built for BASE_URL https:\/\/elsewhere\.example, and this sidecar serves http:\/\/localhost:3000/);
