@@ -110,7 +110,10 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     problems.push({ file: names[f]!, record: `line ${line} (${id})`, field: "id", value: id, expected: `expected a unique id; ${at} has it already` });
   }
   const found = kept && unflagged(kept, files, read, rewritten);
+  // A line refused above still holds its review: not gone, only broken (its own problem says how).
+  const refused = new Set(problems.map((p) => /\((.+)\)$/.exec(p.record ?? "")?.[1]));
   for (const { file, id } of found?.gone ?? []) {
+    if (refused.has(id)) continue;
     const expected = `the last build published ${id} and no file holds it now: to take a review down, keep its line and add "withdrawn": {"at": "${new Date(now.time).toISOString().slice(0, 19)}Z", "reason": "…"}, so that since lists it as removed`;
     problems.push({ file: name(join(DATA_FILES.reviews, file)), record: id, expected });
   }

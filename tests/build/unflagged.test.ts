@@ -77,6 +77,15 @@ describe("changes the data's author did not flag", () => {
     ]);
   });
 
+  it("names only the broken field of a published review whose line no longer passes, not a deletion", async () => {
+    const { dir, file, cache } = await builtOnce();
+    await editReview(file, "r-2", (r) => ({ ...r, rating: 9 }));
+    const error = await loadData(dir, undefined, cache).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    const problems = (error as DataError).problems;
+    expect(problems).toEqual([expect.objectContaining({ record: "line 2 (r-2)", field: "rating" })]);
+  });
+
   it("accepts a deleted line once the review is withdrawn instead", async () => {
     const { dir, file, cache } = await builtOnce();
     await editReview(file, "r-2", (r) => ({ ...r, withdrawn: { at: "2025-04-01T00:00:00Z", reason: "asked by the customer" } }));
