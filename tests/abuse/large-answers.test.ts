@@ -81,6 +81,19 @@ function open(url: string): Promise<Socket> {
   });
 }
 
+/** `count` connections that each send `requests` and never read an answer. */
+async function unreading(url: string, count: number, requests: string): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = await open(url);
+    socket.on("error", () => {});
+    socket.pause();
+    socket.write(requests);
+    sockets.push(socket);
+  }
+  return sockets;
+}
+
 /** Connections to the server's port it still holds open, as the kernel lists them. */
 async function established(server: Running): Promise<number> {
   const port = Number(new URL(server.url).port);
@@ -108,14 +121,7 @@ describe("MCP resources/read of reviews.json", () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `${BASE_URL}/reviews.json` } });
     const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${new URL(server.url).port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\nmcp-session-id: ${session}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const before = await live(server);
-    const sockets: Socket[] = [];
-    for (let i = 0; i < 16; i++) {
-      const socket = await open(server.url);
-      socket.on("error", () => {});
-      socket.pause();
-      socket.write(request.repeat(2));
-      sockets.push(socket);
-    }
+    const sockets = await unreading(server.url, 16, request.repeat(2));
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await established(server)).toBeGreaterThanOrEqual(16);
     // What the process holds for sixteen answers nobody reads: a block being read and one being
@@ -189,15 +195,8 @@ describe("answers nobody reads, over many connections", () => {
     const server = await serve({ MAX_UNREAD_MB: "4", MAX_UNREAD_MB_PER_CLIENT: "2" });
     for (let i = 0; i < 3; i++) await (await fetch(`${server.url}/api/reviews/since/2000-01-01?limit=1000`)).arrayBuffer();
     const request = `GET /api/reviews/since/2000-01-01?limit=1000 HTTP/1.1\r\nHost: localhost:3000\r\n\r\n`;
-    const sockets: Socket[] = [];
-    for (let i = 0; i < 30; i++) {
-      const socket = await open(server.url);
-      socket.on("error", () => {});
-      socket.pause();
-      // Sixteen answers of 0.4 MB fill what the kernel's socket buffers take; the next stays in the server.
-      socket.write(request.repeat(16));
-      sockets.push(socket);
-    }
+    // Sixteen answers of 0.4 MB fill what the kernel's socket buffers take; the next stays in the server.
+    const sockets = await unreading(server.url, 30, request.repeat(16));
     // Without the bound, all thirty stay open with their answers until STALLED_WRITE_SECONDS.
     await until(async () => (await established(server)) < 30, "the server to close the connections holding most");
     await new Promise((r) => setTimeout(r, 1_500));
