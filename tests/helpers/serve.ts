@@ -55,7 +55,7 @@ export async function startProcess(command: string, args: string[], env: Record<
  * A process's live memory after a full collection, in bytes: one started with
  * `--import ./tests/helpers/heap-probe.mjs`, which answers SIGUSR2 on its stdout.
  */
-export async function probe(server: Running): Promise<{ heap_used: number; external: number; rss: number }> {
+export async function probe(server: Running): Promise<{ heap_used: number; external: number; rss: number; heap_before_gc: number }> {
   const before = server.stdout().split("heap-probe ").length;
   server.child.kill("SIGUSR2");
   await until(() => server.stdout().split("heap-probe ").length > before, "the heap probe's line");
