@@ -107,12 +107,14 @@ describe("the serving process's memory", () => {
     expect(added / reviewsJson).toBeLessThan(0.3);
   });
 
-  it("peaks while loading 20,000 reviews at less than four times reviews.json's size above an empty bundle", async () => {
+  it("peaks while loading 20,000 reviews at less than five times reviews.json's size above an empty bundle", async () => {
     const [small, large] = [await heldBy(await builtDist()), await heldBy(await twentyThousand())];
     const reviewsJson = (await stat(join(await twentyThousand(), "reviews.json"))).size / MiB;
-    // Measured here: 2.6 times (19 MiB). Before, insights.json parsed at once with reviews.json
-    // read and the search texts held until the end: 5.6 times (42 MiB), 297 MiB at 100,000 reviews.
-    expect((large.peak - small.peak) / reviewsJson).toBeLessThan(4);
+    // Measured here: 2.6 times (19 MiB) on a quiet machine, up to 4.4 beside other test files (V8
+    // collects later when its threads wait for the CPU). Before, insights.json parsed at once with
+    // reviews.json read and the search texts held until the end: 5.6 times on a quiet machine
+    // (42 MiB), 297 MiB at 100,000 reviews.
+    expect((large.peak - small.peak) / reviewsJson).toBeLessThan(5);
   });
 
   it("keeps reviews.json, its copies and the search texts on disk, all but the newest reviews' bytes", async () => {

@@ -1,6 +1,7 @@
 /** A real sidecar process on a free loopback port, as `npm run serve` or the bundled file runs it. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
 import { createServer } from "node:net";
 import { userEnv } from "./run.ts";
 import { until } from "./until.ts";
@@ -78,4 +79,42 @@ export async function residentMiB(pid: number): Promise<{ rss: number; peak: num
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   const kB = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
   return { rss: kB("VmRSS"), peak: kB("VmHWM") };
+}
+
+/** What the serving process holds after a full collection (heap and buffers), in MiB. */
+export async function live(server: Running): Promise<number> {
+  const { heap_used, external } = await probe(server);
+  return (heap_used + external) / 1024 / 1024;
+}
+
+export function openSocket(url: string): Promise<Socket> {
+  const { port, hostname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname }, () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/** `count` connections that each send `requests` and never read an answer. */
+export async function unreading(url: string, count: number, requests: string): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = await openSocket(url);
+    socket.on("error", () => {});
+    socket.pause();
+    socket.write(requests);
+    sockets.push(socket);
+  }
+  return sockets;
+}
+
+/** Connections to the server's port it still holds open, as the kernel lists them. */
+export async function established(server: Running): Promise<number> {
+  const port = Number(new URL(server.url).port);
+  let n = 0;
+  for (const line of (await readFile("/proc/net/tcp", "utf8")).split("\n").slice(1)) {
+    const [, local, , state] = line.trim().split(/\s+/);
+    if (state === "01" && local && parseInt(local.split(":")[1]!, 16) === port) n++;
+  }
+  return n;
 }
