@@ -120,8 +120,7 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
   // insights.json first and reviews.json last: each is read whole, and their peaks never add up.
   const insights = await read("/insights.json").then((read) => read && checkedInsights(read.body, read.file, distDir));
   if (!insights) throw new BundleError(`${distDir}/insights.json is missing`);
-  // Checking it parsed the whole of it (60 MiB of heap at 100,000 reviews): collected now, not on
-  // top of what reading reviews.json takes.
+  // Checking it parsed the whole of it: collected now, not on top of what reading reviews.json takes.
   collect();
   for (const path of Object.keys(manifest.files)) if (path !== "/insights.json" && path !== "/reviews.json") await read(path);
   const reviewsBytes = (await read("/reviews.json"))?.body;

@@ -65,9 +65,20 @@ export class Connections {
     }
   }
 
+  /** When boundUnread last looked, from a request. */
+  private looked = 0;
+
+  /** boundUnread, from a new request: at most every 50 ms, so that a busy server does not walk every connection per request. */
+  requestedUnreadCheck(): void {
+    const now = Date.now();
+    if (now - this.looked < 50) return;
+    this.looked = now;
+    this.boundUnread();
+  }
+
   /**
    * Unsent answers past the bounds (in all, and per client address): close the connections that
-   * hold the most until the rest are within them. Run on each new request and on the sweep.
+   * hold the most until the rest are within them. Run on the sweep, and from new requests.
    */
   boundUnread(): void {
     let total = 0;
@@ -98,8 +109,7 @@ export class Connections {
   admit(socket: Socket): boolean {
     const client = socket.remoteAddress ?? "";
     const mine = this.byClient.get(client) ?? new Set<Socket>();
-    const shed = (among: Iterable<Socket>) => this.shedFrom(among, this.idle) || this.shedFrom(among, this.receiving);
-    const refused = (mine.size >= this.limits.maxConnectionsPerClient && !shed(mine)) || (this.open.size >= this.limits.maxConnections && !(this.shedFrom(this.idle, this.idle) || this.shedFrom(this.receiving.keys(), this.receiving)));
+    const refused = (mine.size >= this.limits.maxConnectionsPerClient && !this.shed(mine, mine)) || (this.open.size >= this.limits.maxConnections && !this.shed(this.idle, this.receiving.keys()));
     if (refused) {
       socket.destroy();
       return false;
@@ -146,6 +156,11 @@ export class Connections {
     if (!entry) return;
     entry.pending = Math.max(0, entry.pending - 1);
     if (entry.pending === 0 && !socket.destroyed) this.idle.add(socket);
+  }
+
+  /** Close an idle connection among `idle`, else one receiving a body among `receiving`, oldest first; false when there is none. */
+  private shed(idle: Iterable<Socket>, receiving: Iterable<Socket>): boolean {
+    return this.shedFrom(idle, this.idle) || this.shedFrom(receiving, this.receiving);
   }
 
   /** Close the oldest connection among `among` that is in `state`; false when there is none. */

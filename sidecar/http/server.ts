@@ -120,7 +120,7 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     requests.set(socket, req);
     clearTimeout(timers.get(socket));
     if (connections.started(socket) > limits.maxPipelined) return void socket.destroy();
-    connections.boundUnread();
+    connections.requestedUnreadCheck();
     if (!req.complete) {
       const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
       // `complete` is false for every request here, bodiless ones too: the headers say whether a body comes.

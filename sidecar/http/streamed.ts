@@ -55,13 +55,19 @@ const ESCAPES: (Buffer | undefined)[] = Array.from({ length: 128 }, (_, byte) =>
   return json === char ? undefined : Buffer.from(json);
 });
 
-/** `bytes` (UTF-8) escaped as the inside of a JSON string. */
-export function escapeJsonString(bytes: Uint8Array): Buffer {
+/** How many bytes longer `bytes` is once escaped. */
+function escapedExtra(bytes: Uint8Array): number {
   let extra = 0;
   for (let i = 0; i < bytes.length; i++) {
     const e = bytes[i]! < 128 ? ESCAPES[bytes[i]!] : undefined;
     if (e) extra += e.length - 1;
   }
+  return extra;
+}
+
+/** `bytes` (UTF-8) escaped as the inside of a JSON string. */
+export function escapeJsonString(bytes: Uint8Array): Buffer {
+  const extra = escapedExtra(bytes);
   if (extra === 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = Buffer.allocUnsafe(bytes.length + extra);
   let o = 0;
@@ -85,13 +91,7 @@ async function escapedLength(file: StaticFile): Promise<number> {
   let length = escapedLengths.get(file);
   if (length === undefined) {
     length = 0;
-    for await (const piece of filePieces(file)) {
-      length += piece.length;
-      for (let i = 0; i < piece.length; i++) {
-        const e = piece[i]! < 128 ? ESCAPES[piece[i]!] : undefined;
-        if (e) length += e.length - 1;
-      }
-    }
+    for await (const piece of filePieces(file)) length += piece.length + escapedExtra(piece);
     escapedLengths.set(file, length);
   }
   return length;

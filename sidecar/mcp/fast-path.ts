@@ -46,8 +46,8 @@ function sdkAccepts(request: Request): boolean {
 
 /**
  * resources/read of a dataset, its text streamed from the file's bytes (the bundle's spill for a
- * large one) as the client reads it: through the SDK, reviews.json at 100,000 reviews (37 MB) was
- * copied three times per request, and held while the client did not read.
+ * large one) as the client reads it: the SDK would hold the whole text, several times over, for
+ * as long as the client does not read.
  */
 export async function fastResourceRead(ref: BundleRef, baseUrl: string, request: Request, message: Record<string, unknown>): Promise<Response | undefined> {
   if (message.method !== "resources/read" || (typeof message.id !== "string" && typeof message.id !== "number") || !sdkAccepts(request)) return undefined;

@@ -178,8 +178,8 @@ export class TextIndex {
 
 /**
  * Texts added one at a time, in position order, then made into a TextIndex. The lowercased texts
- * go to the spill a slice at a time as they come (nothing else is written to it until finish):
- * held until the end, they were 25 MiB of the sidecar's peak at start with 100,000 reviews.
+ * go to the spill a slice at a time as they come (nothing else is written to it until finish),
+ * so they are never all in memory at once.
  */
 export class TextIndexBuilder {
   private readonly byWord = new Map<string, number[]>();

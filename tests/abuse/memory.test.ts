@@ -91,8 +91,8 @@ describe("the serving process's memory", () => {
     const server = await serve(await builtDist());
     await requests(server.url, "/api/reviews/search?limit=1", 1_000, 4);
     const before = await probe(server);
-    // 8,000 more on the same four connections: each request used to stay reachable from its
-    // socket (about 1.2 KB each: 9 MiB here, and RSS grew without end under a search load).
+    // 8,000 more on the same four connections: a request that stayed reachable from its socket
+    // would keep about 1.2 KB each.
     await requests(server.url, "/api/reviews/search?limit=1", 8_000, 4);
     const after = await probe(server);
     expect((after.heap_used - before.heap_used) / MiB).toBeLessThan(4);
@@ -110,10 +110,9 @@ describe("the serving process's memory", () => {
   it("peaks while loading 20,000 reviews at less than five times reviews.json's size above an empty bundle", async () => {
     const [small, large] = [await heldBy(await builtDist()), await heldBy(await twentyThousand())];
     const reviewsJson = (await stat(join(await twentyThousand(), "reviews.json"))).size / MiB;
-    // Measured here: 2.6 times (19 MiB) on a quiet machine, up to 4.4 beside other test files (V8
-    // collects later when its threads wait for the CPU). Before, insights.json parsed at once with
-    // reviews.json read and the search texts held until the end: 5.6 times on a quiet machine
-    // (42 MiB), 297 MiB at 100,000 reviews.
+    // Read one after the other, insights.json and reviews.json never add up; with both held, and the
+    // search texts held until the end, this is well over five times. The margin is for a busy
+    // machine, where V8 collects later.
     expect((large.peak - small.peak) / reviewsJson).toBeLessThan(5);
   });
 
