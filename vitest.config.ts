@@ -6,6 +6,10 @@ export default defineConfig({
     // Three files at a time on two cores: most of the suite waits on sockets, processes and timers
     // rather than the CPU (with vitest's default of one, half the CPU stood idle).
     maxWorkers: 3,
+    // A worker keeps the modules it imported from one test file to the next (vitest otherwise
+    // imports the build, the sidecar and their packages again for each of the 75 files: a fifth of
+    // the suite's CPU). Each file still runs alone in its worker, and what a test starts, it stops.
+    isolate: false,
     // Tests wait for events (tests/helpers/until.ts) with no budget of their own: these end a wait
     // for something that never comes. Generous, so that a busy machine only makes the run slower.
     testTimeout: 300_000,
