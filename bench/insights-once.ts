@@ -1,8 +1,8 @@
 /** Insights for one data folder, timed from inside: prints `{"ms","mentions","bytes","max_rss_mib"}`. */
-import { BuildCache } from "../build/cache.ts";
-import { published } from "../build/dataset.ts";
-import { loadData } from "../build/load.ts";
-import { figureMonths, insightsOf, monthContext, planMonths } from "../build/months.ts";
+import { BuildCache } from "../build/cache/cache.ts";
+import { published } from "../build/load/dataset.ts";
+import { loadData } from "../build/load/load.ts";
+import { figureMonths, insightsOf, monthContext, planMonths } from "../build/outputs/months.ts";
 import { toJson } from "../core/json.ts";
 
 const baseUrl = "https://bench.example";

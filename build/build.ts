@@ -1,35 +1,35 @@
 /**
  * The build: validate DATA_DIR, compute the datasets, render them into a fresh folder, then swap
  * it in for DIST_DIR. Until the last step nothing under DIST_DIR is touched, so a failed build
- * leaves the previous dist/ whole. The reviews are computed month by month (build/months.ts); with
- * a cache (BUILD_CACHE_DIR, build/cache.ts) a month whose reviews did not change is read back,
+ * leaves the previous dist/ whole. The reviews are computed month by month (build/outputs/months.ts); with
+ * a cache (BUILD_CACHE_DIR, build/cache/cache.ts) a month whose reviews did not change is read back,
  * unchanged files are not compressed again, and the previous dist/'s review pages are moved over
  * in that last step, with only the changed ones written.
  */
 import { mkdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
-import { published, type Published } from "./dataset.ts";
+import { published, type Published } from "./load/dataset.ts";
 import { FEED_SIZE, toFeed } from "../core/feed.ts";
-import { figureMonths, insightsOf, letGoOfJson, monthContext, newest, planMonths, readMonthsAhead, type Month } from "./months.ts";
-import { loadData } from "./load.ts";
+import { figureMonths, insightsOf, letGoOfJson, monthContext, newest, planMonths, readMonthsAhead, type Month } from "./outputs/months.ts";
+import { loadData } from "./load/load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
-import { ManifestWriter } from "./manifest.ts";
-import { writeContent } from "./content.ts";
-import { removeTree } from "./remove.ts";
-import { renderSite, startRendering } from "./render.ts";
-import { ReviewPages } from "./pages.ts";
-import { bundleScripts } from "./script.ts";
-import { writeSitemap } from "./sitemap.ts";
-import { BuildCache } from "./cache.ts";
+import { ManifestWriter } from "./outputs/manifest.ts";
+import { writeContent } from "./outputs/content.ts";
+import { removeTree } from "./outputs/remove.ts";
+import { renderSite, startRendering } from "./render/render.ts";
+import { ReviewPages } from "./render/pages.ts";
+import { bundleScripts } from "./render/script.ts";
+import { writeSitemap } from "./outputs/sitemap.ts";
+import { BuildCache } from "./cache/cache.ts";
 import { reviewsJson, reviewsJsonLayout } from "../core/dist/reviews-json.ts";
-import { deflatePart, partsOfPieces } from "./gzip.ts";
+import { deflatePart, partsOfPieces } from "./outputs/gzip.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
 import { later } from "./later.ts";
-import { sharedCopy } from "./threads.ts";
-import { writeOwnerReport } from "./owner.ts";
+import { sharedCopy } from "./threads/threads.ts";
+import { writeOwnerReport } from "../insights/owner.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
 const PIECES_BYTES = 1_000_000;
@@ -135,7 +135,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
 
 /**
  * reviews.json, from the months' JSON, and started hashing and compressing: its gzip copy from
- * the months' parts, each compressed once (build/gzip.ts), when they are large enough that
+ * the months' parts, each compressed once (build/outputs/gzip.ts), when they are large enough that
  * compressing them apart costs little (2% more bytes at 100k reviews). Its runs are held by the
  * manifest until compressed, and by nothing else: held by the build's own frame, the months' JSON
  * outlived `letGoOfJson`.

@@ -1,7 +1,7 @@
 /** `npm run build`: validate the data and render dist/. Exit 1 with every problem listed. */
 import { writeFile } from "node:fs/promises";
 import { build } from "./build.ts";
-import { DataError, formatProblem } from "./problems.ts";
+import { DataError, formatProblem } from "./load/problems.ts";
 import { progressDone, progressReporter } from "./progress.ts";
 import { BuildSettings, parseSettings, SettingsError } from "../core/settings.ts";
 

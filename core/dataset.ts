@@ -1,6 +1,6 @@
 /**
  * The reviews dataset as every layer reads it: its order (newest first), its change times and its
- * aggregate rating, computed from the data alone. build/dataset.ts makes it from the source records.
+ * aggregate rating, computed from the data alone. build/load/dataset.ts makes it from the source records.
  */
 import type { AggregateRating, PublicReview, RatingCounts, ReviewsDataset, Withdrawal } from "./schema/public.ts";
 

@@ -14,7 +14,7 @@ export const BuildSettings = z.object({
   DATA_DIR: z.string().min(1).default("data"),
   DIST_DIR: z.string().min(1).default("dist"),
   /**
-   * Where the build keeps what it computed for the next build (build/cache.ts): `off` for none.
+   * Where the build keeps what it computed for the next build (build/cache/cache.ts): `off` for none.
    * The default is where tools keep caches that a CI's node_modules cache also keeps.
    */
   BUILD_CACHE_DIR: z
@@ -22,7 +22,7 @@ export const BuildSettings = z.object({
     .min(1)
     .default("node_modules/.cache/reviewcast")
     .transform((dir) => (dir === "off" ? undefined : dir)),
-  /** The owner report (build/owner.ts): an HTML file outside DIST_DIR, never published; `off` for none. */
+  /** The owner report (insights/owner.ts): an HTML file outside DIST_DIR, never published; `off` for none. */
   OWNER_REPORT: z
     .string()
     .min(1)

@@ -1,5 +1,5 @@
 /**
- * What the build hands every template in site/ (build/render.ts passes it to Eleventy as global
+ * What the build hands every template in site/ (build/render/render.ts passes it to Eleventy as global
  * data): small and precomputed, never the 100k reviews.
  */
 import type { Dataset } from "./dataset.ts";

@@ -16,7 +16,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Insights } from "../build/insights.ts";
+import type { Insights } from "../insights/figures.ts";
 import { seededRandom } from "../build/synth/random.ts";
 
 /**

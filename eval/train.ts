@@ -1,7 +1,7 @@
 /**
  * `npm run train:sentiment`: trains the aspect-polarity model on the training parts of every
  * labelled set (eval/sets.ts), chooses its settings by accuracy on the validation parts, and
- * writes build/sentiment/model.json and model.weights. Deterministic: examples are shuffled by a
+ * writes insights/sentiment/model.json and model.weights. Deterministic: examples are shuffled by a
  * seeded generator and summed in a fixed order, so the same data gives the same weights.
  *
  * The model is a multinomial logistic regression fitted by AdaGrad with L2 regularisation, its
@@ -9,10 +9,10 @@
  */
 import { labelledSets, type Labelled } from "./sets.ts";
 import { seededRandom } from "../build/synth/random.ts";
-import { analyse, targetTokens } from "../build/sentiment/engine.ts";
-import { featuresOf, type Features } from "../build/sentiment/features.ts";
-import { CLASSES, decide, fromWeights, rowsOf, scores, WEIGHT_SCALE, writeSaved, type Model, type ModelFile, type SavedModel } from "../build/sentiment/model.ts";
-import { sentenceAt, type Span } from "../build/sentiment/text.ts";
+import { analyse, targetTokens } from "../insights/sentiment/engine.ts";
+import { featuresOf, type Features } from "../insights/sentiment/features.ts";
+import { CLASSES, decide, fromWeights, rowsOf, scores, WEIGHT_SCALE, writeSaved, type Model, type ModelFile, type SavedModel } from "../insights/sentiment/model.ts";
+import { sentenceAt, type Span } from "../insights/sentiment/text.ts";
 
 export interface Example {
   features: Features;

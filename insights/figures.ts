@@ -6,7 +6,7 @@
  * It is computed in two steps. Each month's reviews give their part (`monthFigures`): counts, and
  * the long lists (mentions, review ids) as JSON text. The parts, newest month first, are then put
  * together (`mergeInsights`). A build with a cache computes only the months whose reviews changed
- * (build/months.ts); what the parts are put together into is the same either way.
+ * (build/outputs/months.ts); what the parts are put together into is the same either way.
  */
 import type { AggregateRating, PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
@@ -190,7 +190,7 @@ export interface MergeContext {
   reviews: readonly { ids: readonly string[]; ratings: ArrayLike<number> }[];
 }
 
-/** The insights from each month's part, newest month first, and the owner's report (build/owner.ts). */
+/** The insights from each month's part, newest month first, and the owner's report (insights/owner.ts). */
 export function mergeInsights(months: readonly MonthFigures[], { baseUrl, business, overall, updated, reviews }: MergeContext): { figures: Figures; owner: Report } {
   const search = (query: string) => searchUrl(baseUrl, query);
   const count = months.reduce((n, m) => n + m.count, 0);

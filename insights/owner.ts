@@ -44,7 +44,7 @@ export interface Report {
   technicians: { name: string; reviews: number; average: number; years: { year: string; count: number; rating: number }[]; praised?: string; complaints?: string }[];
 }
 
-/** The FAQ's figures for an aspect's question (build/faq.ts), which the public insights page shows. */
+/** The FAQ's figures for an aspect's question (insights/faq.ts), which the public insights page shows. */
 export interface AspectCustomers {
   aspect: string | null;
   customers?: { mentioning: number; happy: number; unhappy: number };

@@ -3,7 +3,7 @@
  * reviews that support it: the rating, what customers praise and what they complain about, the
  * people and services most reviewed, the recent trend. A change of less than a tenth of a star is
  * no change. What the owner should act on (named staff, declines) is the owner report's
- * (build/owner.ts), not the public page's.
+ * (insights/owner.ts), not the public page's.
  */
 import type { AggregateRating } from "../core/schema/public.ts";
 import { round2 } from "../core/dataset.ts";

@@ -2,7 +2,7 @@
  * `npm run build`: the build compiled by esbuild to plain ES modules, then run. Through tsx, every
  * module of the build and of Eleventy went through its loader thread at every run (docs/benchmarks.md,
  * "the build compiled"). The compiled folder is kept in
- * node_modules/.cache/reviewcast/ under a hash of what it is made from (every file in build/,
+ * node_modules/.cache/reviewcast/ under a hash of what it is made from (every file in build/, insights/,
  * core/, views/ and site/, the lockfile, tsconfig.json and this file): a checkout compiles once,
  * and again only after a change to one of them.
  *
@@ -25,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(ROOT, "node_modules", ".cache", "reviewcast");
-const SOURCES = ["build", "core", "views", "site"];
+const SOURCES = ["build", "insights", "core", "views", "site"];
 /** A compiled folder not run for this long is removed when another is made. */
 const KEEP_UNUSED_MS = 24 * 3600 * 1000;
 

@@ -3,7 +3,7 @@
  * by the code that computed it, so that the next build redoes only what changed.
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
- * It holds each month's part (build/months.ts) and its texts' mentions, the schema's verdict on
+ * It holds each month's part (build/outputs/months.ts) and its texts' mentions, the schema's verdict on
  * each line, which month parts the previous dist/'s review pages show, the pages' script, each
  * kind through a typed Store (its files' names, its version, pruning), every part checked against
  * the hash kept beside it before use; and the compressed copies, by their content's hash.
@@ -13,12 +13,12 @@ import { readFileSync } from "node:fs";
 import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decodePart, DIGEST, encodePart, readChecked } from "./cache-file.ts";
-import { writeContent } from "./content.ts";
-import { hashRuns } from "./hashing.ts";
-import { COMPILED } from "./compiled.ts";
+import { decodePart, DIGEST, encodePart, readChecked } from "./file.ts";
+import { writeContent } from "../outputs/content.ts";
+import { hashRuns } from "../threads/hashing.ts";
+import { COMPILED } from "../compiled.ts";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * What each kind of output the cache keeps is made from: its entries, with every module they
@@ -30,20 +30,20 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
  */
 export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   /** Each text's aspect mentions; the model's weights are a file, read at run time. */
-  analysis: { entries: ["build/sentiment/parallel.ts"], files: ["build/sentiment/model.json", "build/sentiment/model.weights", "build/sentiment/clusters.json"] },
+  analysis: { entries: ["build/threads/mentions.ts"], files: ["insights/sentiment/model.json", "insights/sentiment/model.weights", "insights/sentiment/clusters.json"] },
   /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
-  months: { entries: ["build/months.ts"], files: ["build/sentiment/model.json", "build/sentiment/model.weights"] },
+  months: { entries: ["build/outputs/months.ts"], files: ["insights/sentiment/model.json", "insights/sentiment/model.weights"] },
   /** Whether a line is a valid review as it stands. */
-  verbatim: { entries: ["build/load.ts"] },
+  verbatim: { entries: ["build/load/load.ts"] },
   /**
-   * A review's page from its line: read, made public, rendered and written (build/pages.ts, which
+   * A review's page from its line: read, made public, rendered and written (build/render/pages.ts, which
    * writes the files, counts alone: through months.ts it imports the figures' code too).
    */
-  pages: { entries: ["build/load.ts", "build/dataset.ts", "views/review-page.ts"], files: ["build/pages.ts"] },
+  pages: { entries: ["build/load/load.ts", "build/load/dataset.ts", "views/review-page.ts"], files: ["build/render/pages.ts"] },
   /** The pages' script, bundled. */
-  script: { entries: ["site/scripts/reviews.ts", "build/script.ts"] },
+  script: { entries: ["site/scripts/reviews.ts", "build/render/script.ts"] },
   /** A file's compressed copies, from its bytes. */
-  compression: { entries: ["build/manifest.ts"] },
+  compression: { entries: ["build/outputs/manifest.ts"] },
 };
 
 type Kind = "analysis" | "months" | "verbatim" | "pages" | "script" | "compression";
@@ -241,7 +241,7 @@ export class Store<T> {
     return name === undefined ? `${this.prefix}.v8` : `${this.prefix}-${name}.v8`;
   }
 
-  /** The part, or undefined when it is missing, from other code, or broken (build/cache.ts: read). */
+  /** The part, or undefined when it is missing, from other code, or broken (build/cache/cache.ts: read). */
   get(name?: string): Promise<T | undefined> {
     return this.cache.read<T>(this.file(name), this.version);
   }

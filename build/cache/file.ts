@@ -1,12 +1,12 @@
 /**
- * A cache part's file (build/cache.ts): the length of its head (4 bytes), its head (v8.serialize
+ * A cache part's file (build/cache/cache.ts): the length of its head (4 bytes), its head (v8.serialize
  * of its version, its value with each large byte array left out, and where they go), then those
  * byte arrays as they are. Serialized, a month's bytes (its JSON, its figures' JSON) were copied
  * into buffers that only the garbage collector frees: at a million reviews, 800 MB of them at once.
  */
 import { open, readFile } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
-import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "./hashing.ts";
+import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "../threads/hashing.ts";
 
 const LARGE_BYTES = 4096;
 
@@ -19,7 +19,7 @@ interface Head {
 
 /**
  * A file read into shared memory: a part's byte arrays are views on it, which a worker is sent
- * without a copy (build/threads.ts), and a month's JSON read back is not copied again to be shared.
+ * without a copy (build/threads/threads.ts), and a month's JSON read back is not copied again to be shared.
  */
 export async function readShared(path: string): Promise<Buffer> {
   const file = await open(path);
@@ -96,7 +96,7 @@ export const DIGEST = ".sha256";
 /**
  * Parts' files read, each checked against the hash kept beside it: its bytes, "altered" when
  * they do not match, undefined when it is missing. Every byte is hashed (93 MB of months at 100k
- * reviews): when there is much of it, on the hashing thread (build/hashing.ts), so that it goes
+ * reviews): when there is much of it, on the hashing thread (build/threads/hashing.ts), so that it goes
  * on while this one reads the data (the files are read into shared memory, sent without a copy).
  */
 export async function readChecked(paths: readonly string[]): Promise<(Buffer | "altered" | undefined)[]> {

@@ -1,10 +1,10 @@
 /**
- * The review files' lines as the build's cache keeps them between runs (build/load.ts reads and
+ * The review files' lines as the build's cache keeps them between runs (build/load/load.ts reads and
  * checks them): per line its id, hash and month, packed as strings, and per month a digest.
  */
 import { createHash, hash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
-import type { Review } from "../core/schema/records.ts";
+import type { Review } from "../../core/schema/records.ts";
 
 /**
  * The cache's part: what the build needs of each review file without parsing it again, when
@@ -25,7 +25,7 @@ export interface FileLines {
   months: string;
   /** Per line: whether the schema takes the line as it is (its record is its JSON). */
   verbatim: Uint8Array;
-  /** Per line: what the review says and when it says it changed (build/unflagged.ts). */
+  /** Per line: what the review says and when it says it changed (build/load/unflagged.ts). */
   said: string;
   withdrawn: { line: number; at: string }[];
   /** Per month of its published lines: how many, and a hash of their lines' hashes in file order. */

@@ -1,12 +1,12 @@
 /**
  * From validated source records to the public dataset: withdrawn reviews out, permalinks in,
  * aggregate rating and change times computed from the data alone. The published reviews
- * themselves are made month by month (build/months.ts), newest first.
+ * themselves are made month by month (build/outputs/months.ts), newest first.
  */
-import type { AggregateRating, PublicBusiness, PublicReview, Withdrawal } from "../core/schema/public.ts";
-import type { Review } from "../core/schema/records.ts";
-import { aggregateOfCounts, compare, latest } from "../core/dataset.ts";
-import { reviewUrl } from "../core/urls.ts";
+import type { AggregateRating, PublicBusiness, PublicReview, Withdrawal } from "../../core/schema/public.ts";
+import type { Review } from "../../core/schema/records.ts";
+import { aggregateOfCounts, compare, latest } from "../../core/dataset.ts";
+import { reviewUrl } from "../../core/urls.ts";
 import type { SourceData } from "./load.ts";
 
 /** What is published besides the reviews: the business, the aggregate rating, the last change and the withdrawals. */
@@ -17,7 +17,7 @@ export interface Published {
   withdrawn: Withdrawal[];
 }
 
-/** The published dataset's head, from the source and its months' parts (build/months.ts's MonthPart). */
+/** The published dataset's head, from the source and its months' parts (build/outputs/months.ts's MonthPart). */
 export function published(source: SourceData, months: readonly { part: { ratings: Uint8Array; updated: string } }[], baseUrl: string): Published {
   const withdrawn: Withdrawal[] = [...source.withdrawn];
   withdrawn.sort((a, b) => (a.at === b.at ? compare(a.id, b.id) : compare(a.at, b.at)));

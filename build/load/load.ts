@@ -2,7 +2,7 @@
  * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
  * and thrown together as a DataError; nothing half-valid comes out of here. With a cache, a
  * review file seen before is not parsed again (one with reviews added at its end is read from
- * where it ended), and a review's record is read only when its month is made (build/months.ts).
+ * where it ended), and a review's record is read only when its month is made (build/outputs/months.ts).
  */
 import { hash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -10,10 +10,10 @@ import { readdir } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { Business, Review, Service, ServiceArea, Technician } from "../core/schema/records.ts";
+import { Business, Review, Service, ServiceArea, Technician } from "../../core/schema/records.ts";
 import { DataError, problemsFromZod, type Problem } from "./problems.ts";
-import type { BuildCache } from "./cache.ts";
-import { digestsOf, hashFile, LINES_PART, pack, unpack, type FileLines, type Read } from "./line-cache.ts";
+import type { BuildCache } from "../cache/cache.ts";
+import { digestsOf, hashFile, LINES_PART, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
 import { saidOf, stamp, unflagged } from "./unflagged.ts";
 import { checkNotFuture, crossCheck, DATA_FILES, nowIn, parseJson, readList, readRecord, recordOf, type Known, type Now } from "./validate.ts";
 
@@ -68,7 +68,7 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
   const now = nowIn(business?.time_zone);
   // A line seen before was checked against these lists: with others, every line is read again.
-  // They are also the record of what was published from this folder (build/unflagged.ts), kept per folder.
+  // They are also the record of what was published from this folder (build/load/unflagged.ts), kept per folder.
   const inputs = [resolve(dir), ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n");
   const store = cache?.dir ? cache.store<Record<string, FileLines>>("verbatim", LINES_PART, inputs) : undefined;
   const kept = await store?.get();

@@ -1,13 +1,13 @@
 /**
  * Changes the data's author did not flag, found against what the previous build published (its
- * kept lines, build/line-cache.ts). Contract: a review whose text, rating or reply changed
+ * kept lines, build/cache/lines.ts). Contract: a review whose text, rating or reply changed
  * without a new `updated` is treated as changed, and a published review missing from the data is
  * a data error, since `since` could not tell an incremental client about either.
  */
 import { hash } from "node:crypto";
 import { readFile, rename, writeFile } from "node:fs/promises";
-import type { Review } from "../core/schema/records.ts";
-import type { FileLines, Read } from "./line-cache.ts";
+import type { Review } from "../../core/schema/records.ts";
+import type { FileLines, Read } from "../cache/lines.ts";
 
 /** What a review says (its text and stars; its reply) and when it says that last changed, as one string. */
 export function saidOf(review: Review): string {

@@ -1,11 +1,11 @@
 /**
  * The checks of the data folder's records beyond their schemas (references between files, dates
  * in order and not in the future), and reading its JSON files with every problem named by file,
- * record, field and value (build/problems.ts).
+ * record, field and value (build/load/problems.ts).
  */
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import type { Review } from "../core/schema/records.ts";
+import type { Review } from "../../core/schema/records.ts";
 import { problemsFromZod, type Problem } from "./problems.ts";
 
 /** The data folder's files (DATA_DIR). */

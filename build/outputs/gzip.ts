@@ -1,17 +1,17 @@
 /**
  * A gzip file put together from parts compressed apart: a part that does not change between
- * builds (a month's lines of reviews.json, build/months.ts) is compressed once and kept, and the
+ * builds (a month's lines of reviews.json, build/outputs/months.ts) is compressed once and kept, and the
  * file's gzip copy is its parts one after the other, wrapped once.
  */
 import { promisify } from "node:util";
 import { constants, deflateRaw, inflateRawSync } from "node:zlib";
-import type { JsonPiece } from "../core/json.ts";
-import { etagOf } from "../core/dist/etag.ts";
-import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "./hashing.ts";
+import type { JsonPiece } from "../../core/json.ts";
+import { etagOf } from "../../core/dist/etag.ts";
+import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "../threads/hashing.ts";
 
 const deflateRawAsync = promisify(deflateRaw);
 
-/** Parts are compressed at the level build/manifest.ts uses for large files. */
+/** Parts are compressed at the level build/outputs/manifest.ts uses for large files. */
 const PART_LEVEL = 5;
 
 /**
@@ -72,7 +72,7 @@ export interface Checksums {
 const FEW_RUNS = 1024;
 
 /**
- * A file's checksums, from its runs one after the other: on the hashing thread (build/hashing.ts)
+ * A file's checksums, from its runs one after the other: on the hashing thread (build/threads/hashing.ts)
  * for a large file of few runs (reviews.json, its months' JSON in shared memory), while this one
  * goes on with the figures.
  */

@@ -6,12 +6,12 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip, gunzipSync } from "node:zlib";
-import { digestOf } from "../core/dist/etag.ts";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../core/dist/manifest.ts";
-import type { Withdrawal } from "../core/schema/public.ts";
-import type { BuildCache } from "./cache.ts";
+import { digestOf } from "../../core/dist/etag.ts";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../core/dist/manifest.ts";
+import type { Withdrawal } from "../../core/schema/public.ts";
+import type { BuildCache } from "../cache/cache.ts";
 import { checksums, deflatePart, gzipOf, makesExactly, partHolds, type Checksums } from "./gzip.ts";
-import { later } from "./later.ts";
+import { later } from "../later.ts";
 import { piecesOf, runsOf, writeContent, type Content } from "./content.ts";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 
@@ -74,7 +74,7 @@ export class ManifestWriter {
   /**
    * Start hashing and compressing `file` (a path under the folder), which is complete: `data`,
    * when given, is its content (not read again, and held until it is compressed). `parts`, when it gives them, are the file's
-   * parts compressed apart (build/gzip.ts): its gzip copy is put together from them rather than
+   * parts compressed apart (build/outputs/gzip.ts): its gzip copy is put together from them rather than
    * compressed whole.
    */
   start(file: string, { data, parts }: { data?: Content; parts?: Parts } = {}): void {
@@ -107,7 +107,7 @@ export class ManifestWriter {
   private listed?: { list: string[]; all: Promise<unknown> };
 
   /**
-   * A part of a file compressed on its own (build/gzip.ts), from the cache when the same bytes
+   * A part of a file compressed on its own (build/outputs/gzip.ts), from the cache when the same bytes
    * were compressed before (a run of months' lists that did not change).
    */
   async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {

@@ -2,27 +2,27 @@
  * The published reviews by month of their date, newest month first: the unit the build computes,
  * keeps and puts together. A month's part holds everything the outputs need of its reviews:
  * their lines of reviews.json and sitemap.xml, their ids, stars and line hashes, and their share
- * of the insights (insights.ts's monthFigures). With a cache (build/cache.ts), a month whose
+ * of the insights (insights.ts's monthFigures). With a cache (build/cache/cache.ts), a month whose
  * reviews are those of a kept part, made by the same code for the same base URL and business
  * names, is read back instead of computed: a day's new review makes one month again.
  */
 import { hash } from "node:crypto";
-import type { PublicReview } from "../core/schema/public.ts";
-import { changedAt, latest, newestFirst } from "../core/dataset.ts";
-import { reviewsChunkText, reviewsInChunk } from "../core/dist/reviews-json.ts";
-import { utf8 } from "../core/json.ts";
-import type { BuildCache } from "./cache.ts";
-import { toPublicReview, type Published } from "./dataset.ts";
-import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "./insights.ts";
-import type { Report } from "./owner.ts";
-import type { Line, SourceData } from "./load.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
+import { changedAt, latest, newestFirst } from "../../core/dataset.ts";
+import { reviewsChunkText, reviewsInChunk } from "../../core/dist/reviews-json.ts";
+import { utf8 } from "../../core/json.ts";
+import type { BuildCache } from "../cache/cache.ts";
+import { toPublicReview, type Published } from "../load/dataset.ts";
+import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "../../insights/figures.ts";
+import type { Report } from "../../insights/owner.ts";
+import type { Line, SourceData } from "../load/load.ts";
 import { deflatePart } from "./gzip.ts";
-import { later } from "./later.ts";
-import { turn } from "../core/turn.ts";
-import { collector } from "../core/collect.ts";
-import { sharedCopy } from "./threads.ts";
-import { concat, decode, judgeChunks, keyOf, split } from "./sentiment/parallel.ts";
-import { phrasesOf, topicNames, type Phrases } from "./topics.ts";
+import { later } from "../later.ts";
+import { turn } from "../../core/turn.ts";
+import { collector } from "../../core/collect.ts";
+import { sharedCopy } from "../threads/threads.ts";
+import { concat, decode, judgeChunks, keyOf, split } from "../threads/mentions.ts";
+import { phrasesOf, topicNames, type Phrases } from "../../insights/topics.ts";
 
 /** A month's reviews as every output needs them. Plain data (no class), so that the cache can keep it. */
 export interface MonthPart {
@@ -39,7 +39,7 @@ export interface MonthPart {
   ratings: Uint8Array;
   /**
    * Its reviews as one chunk of reviews.json (core/dist/reviews-json.ts: reviewsChunk), as UTF-8
-   * (kept and read back as bytes, a third of the text's size); and that chunk compressed (build/gzip.ts).
+   * (kept and read back as bytes, a third of the text's size); and that chunk compressed (build/outputs/gzip.ts).
    */
   json: Uint8Array;
   gzip: Uint8Array;
@@ -74,7 +74,7 @@ export function monthContext(source: SourceData): MonthContext {
 /** What every month's part is made with: the business's names are left out of the topics. */
 export interface MonthContext {
   names: readonly string[];
-  /** Whose visit a mention is about (build/attribution.ts). */
+  /** Whose visit a mention is about (insights/attribution.ts). */
   technicians: readonly { id: string; name: string }[];
 }
 
@@ -195,7 +195,7 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
     m.part.figures = monthFigures(reviewsOf(m), own.map(decode), phrases[i]!, context.technicians);
     parts.set(m.part, m.part.month);
     if (!kept[i] || own.some((entry, j) => entry !== entries[i]![j])) analysed.set({ keys: keys[i]!, data: concat(own) }, m.part.month);
-    // A turn between months, for the large files compressing meanwhile (build/manifest.ts).
+    // A turn between months, for the large files compressing meanwhile (build/outputs/manifest.ts).
     await turn();
   }
   // Months no longer published are not kept.

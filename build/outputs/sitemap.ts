@@ -1,7 +1,7 @@
-/** sitemap.xml, from the site's pages and each month's entries (build/months.ts). */
+/** sitemap.xml, from the site's pages and each month's entries (build/outputs/months.ts). */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SITE_PAGES as PAGES } from "../views/html.ts";
+import { SITE_PAGES as PAGES } from "../../views/html.ts";
 import type { Month } from "./months.ts";
 
 /** The sitemap protocol's limit per file. */

@@ -1,9 +1,9 @@
 /**
  * Which review pages a build must write, from the months and what the cache says the previous
- * dist/'s pages show: a pure plan, which build/pages.ts reads the disk for and applies to it.
+ * dist/'s pages show: a pure plan, which build/render/pages.ts reads the disk for and applies to it.
  */
-import type { PublicReview } from "../core/schema/public.ts";
-import { idsOf, linesOf, reviewsOf, type Month } from "./months.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
+import { idsOf, linesOf, reviewsOf, type Month } from "../outputs/months.ts";
 
 /** The cache's part: the dist/ it describes (its manifest's hash), what its pages share, and each month's lines they show (MonthPart's content). */
 export interface KeptPages {
@@ -19,7 +19,7 @@ export interface Folder {
   ino: number;
 }
 
-/** What the previous dist/ is, as build/pages.ts finds it: each part missing when it is not there. */
+/** What the previous dist/ is, as build/render/pages.ts finds it: each part missing when it is not there. */
 export interface PagesSeen {
   /** The cache's part for the pages of the dist/ it last built. */
   kept?: KeptPages;

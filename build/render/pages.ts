@@ -11,16 +11,16 @@ import { hash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { names } from "../views/html.ts";
-import { reviewPage } from "../views/review-page.ts";
-import { MANIFEST_FILE } from "../core/dist/manifest.ts";
-import type { Feed } from "../core/feed.ts";
-import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
-import type { BuildCache } from "./cache.ts";
-import { idsOf, reviewsOf, type Month } from "./months.ts";
-import { reviewsInChunk } from "../core/dist/reviews-json.ts";
+import { names } from "../../views/html.ts";
+import { reviewPage } from "../../views/review-page.ts";
+import { MANIFEST_FILE } from "../../core/dist/manifest.ts";
+import type { Feed } from "../../core/feed.ts";
+import type { PublicBusiness, PublicReview } from "../../core/schema/public.ts";
+import type { BuildCache } from "../cache/cache.ts";
+import { idsOf, reviewsOf, type Month } from "../outputs/months.ts";
+import { reviewsInChunk } from "../../core/dist/reviews-json.ts";
 import { keptPages, planPages, type KeptPages, type PagesPlan } from "./page-plan.ts";
-import { inWorker, WORTH_A_THREAD } from "./threads.ts";
+import { inWorker, WORTH_A_THREAD } from "../threads/threads.ts";
 
 
 /** What `writePages` is given: the folder, the reviews, and what every page shows. */
@@ -74,7 +74,7 @@ export class ReviewPages {
     readonly plan: PagesPlan,
   ) {}
 
-  /** The pages of the months' reviews, planned (build/page-plan.ts) from the previous dist/ and the cache as they are. */
+  /** The pages of the months' reviews, planned (build/render/page-plan.ts) from the previous dist/ and the cache as they are. */
   static async plan(distDir: string, months: readonly Month[], business: PublicBusiness, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
     const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
@@ -97,7 +97,7 @@ export class ReviewPages {
   async writeAll(dir: string): Promise<void> {
     const folder = join(dir, "reviews");
     await mkdir(folder, { recursive: true });
-    // A chunk on a larger buffer would be sent whole: copied, unless it is shared memory (build/threads.ts).
+    // A chunk on a larger buffer would be sent whole: copied, unless it is shared memory (build/threads/threads.ts).
     const compact = (c: Uint8Array) => (c.buffer instanceof SharedArrayBuffer || c.byteLength * 2 >= c.buffer.byteLength ? c : c.slice());
     const job: ChunkedPagesJob = { folder, chunks: this.months.filter((m) => m.part.count > 0).map((m) => compact(m.part.json)), context: this.context };
     if (this.months.reduce((n, m) => n + m.part.count, 0) < WORTH_A_THREAD) writeChunkedPages(job);

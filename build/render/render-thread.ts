@@ -1,13 +1,13 @@
 /**
- * Render the templates in site/ with Eleventy 3, on the rendering thread (build/render.ts), which
+ * Render the templates in site/ with Eleventy 3, on the rendering thread (build/render/render.ts), which
  * begins importing Eleventy as it starts. Templates get small, precomputed data only: passing
  * 100k reviews through Eleventy's data cascade would copy them for every template.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { SiteData } from "../core/site-data.ts";
-import { COMPILED, eleventyEntry } from "./compiled.ts";
+import type { SiteData } from "../../core/site-data.ts";
+import { COMPILED, eleventyEntry } from "../compiled.ts";
 
 /** Eleventy, imported once. */
 let eleventyModule: Promise<{ default: new (...args: unknown[]) => any }> | undefined;
@@ -26,7 +26,7 @@ function loadEleventy(): Promise<{ default: new (...args: unknown[]) => any }> {
  * The templates: compiled, Eleventy loads them as JavaScript (`*.11ty.js`) from the compiled
  * folder (scripts/build.mjs); from source, as `*.11ty.ts` through tsx.
  */
-const SITE_DIR = fileURLToPath(COMPILED ? new URL("site/", COMPILED) : new URL("../site/", import.meta.url));
+const SITE_DIR = fileURLToPath(COMPILED ? new URL("site/", COMPILED) : new URL("../../site/", import.meta.url));
 const TEMPLATES = COMPILED ? "11ty.js" : "11ty.ts";
 
 /**

@@ -5,9 +5,9 @@
  * compresses the large files; on this thread, the import and the render were a fifth of a
  * rebuild's time at 100k reviews (docs/benchmarks.md, "fourth session").
  */
-import { JsonList } from "../core/json.ts";
-import type { SiteData } from "../core/site-data.ts";
-import { keptWorker } from "./threads.ts";
+import { JsonList } from "../../core/json.ts";
+import type { SiteData } from "../../core/site-data.ts";
+import { keptWorker } from "../threads/threads.ts";
 
 const thread = keptWorker<void>(new URL("./render-thread.ts", import.meta.url), "renderHere", { collect: false });
 

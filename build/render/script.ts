@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BuildCache } from "./cache.ts";
+import type { BuildCache } from "../cache/cache.ts";
 
 /** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
 export async function bundleScripts(dir: string, cache?: BuildCache): Promise<void> {
@@ -14,7 +14,7 @@ export async function bundleScripts(dir: string, cache?: BuildCache): Promise<vo
       (
         // Imported only when the script is not kept: a rebuild does not load esbuild.
         await (await import("esbuild")).build({
-          entryPoints: [fileURLToPath(new URL("../site/scripts/reviews.ts", import.meta.url))],
+          entryPoints: [fileURLToPath(new URL("../../site/scripts/reviews.ts", import.meta.url))],
           outdir: join(dir, "assets"),
           bundle: true,
           minify: true,

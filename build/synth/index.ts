@@ -9,7 +9,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Business, Review, Service, ServiceArea, Technician } from "../../core/schema/records.ts";
-import { DATA_FILES } from "../validate.ts";
+import { DATA_FILES } from "../load/validate.ts";
 import { progressDone, progressReporter } from "../progress.ts";
 import { seededRandom, type Random } from "./random.ts";
 import { composeReview, OWNER_REPLIES } from "./text.ts";

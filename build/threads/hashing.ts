@@ -1,7 +1,7 @@
 /**
- * Hashing many bytes off this thread: the cache's parts checked on reading (build/cache-file.ts;
+ * Hashing many bytes off this thread: the cache's parts checked on reading (build/cache/file.ts;
  * their hashes are written with the same `hashRuns`) and the largest files' ETags and checksums
- * (build/gzip.ts), 130 MB at 100k reviews, on one worker thread kept for the build, which the
+ * (build/outputs/gzip.ts), 130 MB at 100k reviews, on one worker thread kept for the build, which the
  * build's own thread, busy with the figures, does not wait for. Bytes in shared memory (the
  * months' parts and JSON) are sent without a copy.
  */

@@ -2,13 +2,13 @@
  * Aspect mentions for many reviews, on every core: the months' reviews are split among worker
  * threads (each runs `mentions` from aspects.ts), a batch at a time, and the results come back as
  * transferable Int32Arrays. Small inputs run in this thread, where starting workers would cost
- * more than it saves. The encodings are what the build's cache keeps of a text (build/months.ts).
+ * more than it saves. The encodings are what the build's cache keeps of a text (build/outputs/months.ts).
  */
 import { availableParallelism } from "node:os";
-import { inWorkers, WORTH_A_THREAD } from "../threads.ts";
+import { inWorkers, WORTH_A_THREAD } from "./threads.ts";
 import { reviewsInChunk } from "../../core/dist/reviews-json.ts";
-import { ASPECTS, mentions, type Mention } from "./aspects.ts";
-import { POLARITIES } from "./engine.ts";
+import { ASPECTS, mentions, type Mention } from "../../insights/sentiment/aspects.ts";
+import { POLARITIES } from "../../insights/sentiment/engine.ts";
 
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
@@ -85,7 +85,7 @@ const BATCH = 10_000;
 /**
  * Each job's reviews' encodings, in order: judged here for a few, and for many on every core,
  * by workers that read the texts from the chunks themselves (shared memory when the chunks are,
- * build/threads.ts): this thread holds no text while they work.
+ * build/threads/threads.ts): this thread holds no text while they work.
  */
 export async function judgeChunks(jobs: readonly ChunkJob[]): Promise<Int32Array[][]> {
   const total = jobs.reduce((n, job) => n + job.only.length, 0);

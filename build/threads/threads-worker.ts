@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Call } from "./threads.ts";
-import { collect } from "../core/collect.ts";
+import { collect } from "../../core/collect.ts";
 
 /** How long a worker that collects after its calls waits for another call first (calls come in bursts: a rebuild's cache parts). */
 const IDLE_MS = 50;

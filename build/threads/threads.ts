@@ -4,7 +4,7 @@
  * way (a typed array is moved, not copied).
  */
 import { Worker } from "node:worker_threads";
-import { COMPILED, loadable } from "./compiled.ts";
+import { COMPILED, loadable } from "../compiled.ts";
 
 /** Below this many reviews, work stays in this thread: starting a worker would cost more. */
 export const WORTH_A_THREAD = 5_000;

@@ -1,7 +1,7 @@
 /**
  * The manifest of a built `dist/` (`_manifest.json`): every public file with its strong ETag
  * (core/dist/etag.ts), Last-Modified (from the data, never the clock), content type and
- * precompressed copies, and the withdrawn reviews. build/manifest.ts writes it; the sidecar
+ * precompressed copies, and the withdrawn reviews. build/outputs/manifest.ts writes it; the sidecar
  * serves from it and the hub compares its hashes to know which topics changed.
  */
 import { z } from "zod";

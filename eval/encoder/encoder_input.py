@@ -3,7 +3,7 @@
 Shared by train.py and export.py, and written down in encoder.json so that a TypeScript
 reimplementation reproduces the same ids:
 
-  segment A = the sentence that holds the target (eval's splitter, build/sentiment/text.ts:
+  segment A = the sentence that holds the target (eval's splitter, insights/sentiment/text.ts:
               `sentence` in the exported JSONL), with the previous sentence before it when the
               target's sentence is shorter than PREV_IF_SHORTER characters; the target is wrapped
               in two otherwise unused vocab tokens, [unused0] before and [unused1] after. The

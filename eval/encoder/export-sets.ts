@@ -2,14 +2,14 @@
  * Writes the project's labelled sets to JSONL for the encoder experiment (from the repo root:
  * `npx tsx eval/encoder/export-sets.ts`, into eval/encoder/work/, which git ignores). Each line: the target as eval/sets.ts gives
  * it, plus "set", "part" and "sentence" ({from,to} of the sentence that holds the target, from the
- * project's own splitter build/sentiment/text.ts, so Python and TypeScript cut the same sentence)
+ * project's own splitter insights/sentiment/text.ts, so Python and TypeScript cut the same sentence)
  * and "prev" (the sentence before it, or null). Where from/to are missing or do not match the
  * aspect, the aspect is located in the text (first case-insensitive occurrence).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { heldOutSets, labelledSets, type Labelled } from "../sets.ts";
-import { sentences } from "../../build/sentiment/text.ts";
+import { sentences } from "../../insights/sentiment/text.ts";
 
 const out = resolve(process.argv[2] ?? new URL("./work/", import.meta.url).pathname);
 mkdirSync(out, { recursive: true });

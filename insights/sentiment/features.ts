@@ -42,7 +42,7 @@ let clusterOf: Map<string, number> | undefined;
 function clusters(): Map<string, number> {
   if (!clusterOf) {
     const file = JSON.parse(readFileSync(new URL("./clusters.json", import.meta.url), "utf8")) as ClustersFile;
-    if (file.version !== 1) throw new Error("build/sentiment/clusters.json: not a clusters file of this version");
+    if (file.version !== 1) throw new Error("insights/sentiment/clusters.json: not a clusters file of this version");
     clusterOf = new Map();
     file.clusters.forEach((words, id) => {
       for (const w of words.split(" ")) clusterOf!.set(w, id);

@@ -94,9 +94,9 @@ class SortedIndex {
 /** The committed model's files, checked against each other. */
 export function readSaved(): SavedModel & { weights: Float64Array } {
   const file = JSON.parse(readFileSync(FILES.json, "utf8")) as ModelFile;
-  if (file.version !== 3 || file.classes.join() !== CLASSES.join()) throw new Error("build/sentiment/model.json: not a model of this version; run npm run train:sentiment");
+  if (file.version !== 3 || file.classes.join() !== CLASSES.join()) throw new Error("insights/sentiment/model.json: not a model of this version; run npm run train:sentiment");
   const bytes = readFileSync(FILES.weights);
-  if (bytes.length !== file.features.length * K * 4) throw new Error(`build/sentiment/model.weights: ${bytes.length} bytes where model.json's ${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`);
+  if (bytes.length !== file.features.length * K * 4) throw new Error(`insights/sentiment/model.weights: ${bytes.length} bytes where model.json's ${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`);
   // Read as 32-bit integers at once where the machine's are little-endian (every one Node runs on but a few).
   const ints = endianness() === "LE" ? new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) : Int32Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(i * 4));
   const weights = new Float64Array(ints.length);

@@ -75,7 +75,7 @@ async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promis
   });
 }
 
-/** What every review page of a bundle shares, as build/pages.ts makes it: once per bundle. */
+/** What every review page of a bundle shares, as build/render/pages.ts makes it: once per bundle. */
 const contexts = new WeakMap<Bundle, ReviewPageContext>();
 
 function pageContext(bundle: Bundle): ReviewPageContext {

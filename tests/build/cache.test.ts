@@ -1,6 +1,6 @@
 /**
  * The build cache's keys: each kind of output is kept under a version of the code that makes it
- * (CODE in build/cache.ts: its entries with every module esbuild bundles from them, and a few
+ * (CODE in build/cache/cache.ts: its entries with every module esbuild bundles from them, and a few
  * files), so that a change elsewhere (the figures, the site's templates) leaves the review pages
  * and the analysis cached, and a change to any module behind an output makes it again.
  */
@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { appendFile, cp, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BuildCache, CODE, modulesOf } from "../../build/cache.ts";
-import { decodePart, encodePart, readChecked } from "../../build/cache-file.ts";
+import { BuildCache, CODE, modulesOf } from "../../build/cache/cache.ts";
+import { decodePart, encodePart, readChecked } from "../../build/cache/file.ts";
 import { deserialize, serialize } from "node:v8";
 import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
 import { runCommand } from "../helpers/run.ts";
@@ -42,11 +42,11 @@ describe("the build cache's versions of the code", () => {
 
   it("count every module an entry imports, found by esbuild, not a hand-kept list", async () => {
     const modules = await modulesOf(CODE.months.entries);
-    const months = modules.get("build/months.ts")!;
+    const months = modules.get("build/outputs/months.ts")!;
     // Modules months.ts reaches only through others: the model, the JSON layout of reviews.json.
-    expect(months).toEqual(expect.arrayContaining(["build/months.ts", "build/sentiment/model.ts", "core/dist/reviews-json.ts", "core/schema/records.ts"]));
-    // Type-only imports are not code: build/cache.ts is imported for its type alone.
-    expect(months).not.toContain("build/cache.ts");
+    expect(months).toEqual(expect.arrayContaining(["build/outputs/months.ts", "insights/sentiment/model.ts", "core/dist/reviews-json.ts", "core/schema/records.ts"]));
+    // Type-only imports are not code: build/cache/cache.ts is imported for its type alone.
+    expect(months).not.toContain("build/cache/cache.ts");
   });
 });
 
@@ -72,7 +72,7 @@ describe("a build after a change to the code", () => {
     root = await tempDir();
     code = join(root, "code");
     dist = join(root, "dist");
-    for (const part of ["build", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
+    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(code, "node_modules"));
     await buildIn(dist, join(root, "cache"));
   });
@@ -94,7 +94,7 @@ describe("a build after a change to the code", () => {
   };
 
   it("keeps the review pages when the change is elsewhere (the figures), and writes what a clean build writes", async () => {
-    expect(await afterChanging("build/insights.ts")).toEqual({ pageKept: true });
+    expect(await afterChanging("insights/figures.ts")).toEqual({ pageKept: true });
   });
 
   it("writes every review page again when the change is to the page's template", async () => {
@@ -146,7 +146,7 @@ describe("a part kept in the build cache", () => {
     const dir = await tempDir();
     const cache = await BuildCache.open(dir);
     const store = cache.store<typeof value>("months", "month");
-    // Three parts of 9 MB: 16 MB or more in all are hashed on a worker thread (build/cache-file.ts).
+    // Three parts of 9 MB: 16 MB or more in all are hashed on a worker thread (build/cache/file.ts).
     const large = (c: string) => ({ ...value, json: Buffer.alloc(9 << 20, c) });
     for (const [month, c] of [["2026-01", "a"], ["2026-02", "b"], ["2026-03", "c"]] as const) store.set(large(c), month);
     await cache.settled();

@@ -40,7 +40,7 @@ describe("the build, compiled", () => {
   it("runs from its sources, with one line saying so, when it cannot compile (node_modules/ not writable)", async () => {
     // A copy of the project whose node_modules/.cache is a file: nothing can be written under it.
     const code = join(root, "code");
-    for (const part of ["build", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
+    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
     await mkdir(join(code, "node_modules"));
     for (const name of await readdir(join(ROOT, "node_modules"))) if (name !== ".cache") await symlink(join(ROOT, "node_modules", name), join(code, "node_modules", name));
     await writeFile(join(code, "node_modules", ".cache"), "not a folder");

@@ -1,9 +1,9 @@
-/** A large file's content as runs of bytes (build/content.ts): written and compressed as the bytes they make. */
+/** A large file's content as runs of bytes (build/outputs/content.ts): written and compressed as the bytes they make. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { piecesOf, writeContent } from "../../build/content.ts";
-import { sharedCopy } from "../../build/threads.ts";
+import { piecesOf, writeContent } from "../../build/outputs/content.ts";
+import { sharedCopy } from "../../build/threads/threads.ts";
 import { removeDir, tempDir } from "../helpers/data.ts";
 
 /** Runs as a JSON file's are: many small ones (a thousand more than one write takes), a few of megabytes, some empty. */

@@ -1,5 +1,5 @@
 /**
- * A gzip file put together from parts compressed apart (build/gzip.ts) must be one that every
+ * A gzip file put together from parts compressed apart (build/outputs/gzip.ts) must be one that every
  * reader takes: Node's zlib, and the system's gzip, which checks its checksum and length.
  */
 import { execFileSync } from "node:child_process";
@@ -7,8 +7,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { checksums, deflatePart, gzipOf } from "../../build/gzip.ts";
-import { hashRuns, hashRunsAside } from "../../build/hashing.ts";
+import { checksums, deflatePart, gzipOf } from "../../build/outputs/gzip.ts";
+import { hashRuns, hashRunsAside } from "../../build/threads/hashing.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { tempDir } from "../helpers/data.ts";
 import { runCommand } from "../helpers/run.ts";
@@ -50,7 +50,7 @@ describe("a gzip file made of parts", () => {
   });
 
   it("keeps no process alive by its hashing thread: a process that used it ends by itself", async () => {
-    const script = `import { hashRunsAside } from "./build/hashing.ts"; console.log((await hashRunsAside([Buffer.from("x")], false)).sha256);`;
+    const script = `import { hashRunsAside } from "./build/threads/hashing.ts"; console.log((await hashRunsAside([Buffer.from("x")], false)).sha256);`;
     const run = await runCommand("timeout", ["60", "node", "--import", "tsx", "--input-type=module", "-e", script]);
     expect(run).toMatchObject({ code: 0, stdout: `${hashRuns([Buffer.from("x")], false).sha256}\n` });
   });

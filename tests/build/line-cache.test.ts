@@ -1,12 +1,12 @@
 /**
- * The review files' hashes (build/line-cache.ts): a file that grew by lines added after a kept
- * one's last line is read from there on (build/load.ts); any other change reads it whole.
+ * The review files' hashes (build/cache/lines.ts): a file that grew by lines added after a kept
+ * one's last line is read from there on (build/load/load.ts); any other change reads it whole.
  */
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hashFile } from "../../build/line-cache.ts";
+import { hashFile } from "../../build/cache/lines.ts";
 import { tempDir } from "../helpers/data.ts";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("base64");

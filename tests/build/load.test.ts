@@ -3,8 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { batchesOf, loadData } from "../../build/load.ts";
-import { DataError, formatProblem } from "../../build/problems.ts";
+import { batchesOf, loadData } from "../../build/load/load.ts";
+import { DataError, formatProblem } from "../../build/load/problems.ts";
 import { review, smallData, tempDir } from "../helpers/data.ts";
 
 async function problemsFor(reviews: unknown[], extra?: Record<string, string>): Promise<string[]> {

@@ -1,15 +1,15 @@
 /**
  * The manifest's large files (reviews.json, insights.json) are given to it as runs of bytes, never
- * put together (build/manifest.ts): their ETag and compressed copies must be those of the bytes
+ * put together (build/outputs/manifest.ts): their ETag and compressed copies must be those of the bytes
  * they make, and a kept copy must hold those bytes exactly, no fewer and no more.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ManifestWriter } from "../../build/manifest.ts";
-import { BuildCache } from "../../build/cache.ts";
-import { sharedCopy } from "../../build/threads.ts";
+import { ManifestWriter } from "../../build/outputs/manifest.ts";
+import { BuildCache } from "../../build/cache/cache.ts";
+import { sharedCopy } from "../../build/threads/threads.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { tempDir } from "../helpers/data.ts";
 

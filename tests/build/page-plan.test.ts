@@ -1,9 +1,9 @@
-/** The pure plan of which review pages a build writes (build/page-plan.ts), on months planned from real data. */
+/** The pure plan of which review pages a build writes (build/render/page-plan.ts), on months planned from real data. */
 import { describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/cache.ts";
-import { loadData } from "../../build/load.ts";
-import { planMonths, reviewsOf, type Month } from "../../build/months.ts";
-import { keptPages, pagesToChange, planPages } from "../../build/page-plan.ts";
+import { BuildCache } from "../../build/cache/cache.ts";
+import { loadData } from "../../build/load/load.ts";
+import { planMonths, reviewsOf, type Month } from "../../build/outputs/months.ts";
+import { keptPages, pagesToChange, planPages } from "../../build/render/page-plan.ts";
 import { review, smallData, tempDir } from "../helpers/data.ts";
 
 const BASE_URL = "https://reviews.plan.example";

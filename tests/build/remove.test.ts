@@ -1,9 +1,9 @@
-/** The previous dist/ removed (build/remove.ts): everything in it, nothing outside it. */
+/** The previous dist/ removed (build/outputs/remove.ts): everything in it, nothing outside it. */
 import { existsSync } from "node:fs";
 import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { removeTree } from "../../build/remove.ts";
+import { removeTree } from "../../build/outputs/remove.ts";
 import { removeDir, tempDir } from "../helpers/data.ts";
 
 describe("removing a folder", () => {

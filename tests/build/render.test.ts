@@ -1,12 +1,12 @@
 /**
- * The site's pages are rendered by Eleventy on a thread of its own (build/render.ts): what a
+ * The site's pages are rendered by Eleventy on a thread of its own (build/render/render.ts): what a
  * template throws there stops the build with Eleventy's own message, and the thread serves the
  * next build.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderSite } from "../../build/render.ts";
+import { renderSite } from "../../build/render/render.ts";
 import type { SiteData } from "../../core/site-data.ts";
 import { buildHere } from "../helpers/build.ts";
 import { smallData, tempDir } from "../helpers/data.ts";

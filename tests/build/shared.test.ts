@@ -1,10 +1,10 @@
-/** The months' JSON is sent to the pages' worker without a copy (build/threads.ts, sharedCopy). */
+/** The months' JSON is sent to the pages' worker without a copy (build/threads/threads.ts, sharedCopy). */
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/cache.ts";
-import { loadData } from "../../build/load.ts";
-import { figureMonths, planMonths } from "../../build/months.ts";
-import { sharedCopy } from "../../build/threads.ts";
+import { BuildCache } from "../../build/cache/cache.ts";
+import { loadData } from "../../build/load/load.ts";
+import { figureMonths, planMonths } from "../../build/outputs/months.ts";
+import { sharedCopy } from "../../build/threads/threads.ts";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";
 
 describe("the months' JSON", () => {

@@ -1,7 +1,7 @@
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadData } from "../../build/load.ts";
+import { loadData } from "../../build/load/load.ts";
 import { tempDir } from "../helpers/data.ts";
 import { runScript } from "../helpers/run.ts";
 

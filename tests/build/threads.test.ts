@@ -1,13 +1,13 @@
 /**
- * Work on worker threads (build/threads.ts): the build's texts are judged in batches, each
+ * Work on worker threads (build/threads/threads.ts): the build's texts are judged in batches, each
  * worker taking the next when it is done, so that a worker holds one batch at a time.
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { inWorker, inWorkers, keptWorker } from "../../build/threads.ts";
-import { hashRuns, hashRunsAside } from "../../build/hashing.ts";
+import { inWorker, inWorkers, keptWorker } from "../../build/threads/threads.ts";
+import { hashRuns, hashRunsAside } from "../../build/threads/hashing.ts";
 import { collect } from "../../core/collect.ts";
 import { tempDir } from "../helpers/data.ts";
 import { until } from "../helpers/until.ts";
@@ -58,14 +58,14 @@ describe("a worker kept for the process", () => {
   });
 
   it("does not keep the process alive once started, with no call waiting", () => {
-    const script = `import { keptWorker } from "./build/threads.ts"; keptWorker(new URL("./tests/build/fixtures/work.ts", import.meta.url), "started").start();`;
+    const script = `import { keptWorker } from "./build/threads/threads.ts"; keptWorker(new URL("./tests/build/fixtures/work.ts", import.meta.url), "started").start();`;
     const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: new URL("../../", import.meta.url), timeout: 20_000, encoding: "utf8" });
     expect(run.signal, "still running after 20 s").toBeNull();
     expect([run.status, run.stderr]).toEqual([0, ""]);
   });
 });
 
-describe("the worker kept for the build (build/hashing.ts)", () => {
+describe("the worker kept for the build (build/threads/hashing.ts)", () => {
   it("holds no shared memory it was sent once its calls are done", async () => {
     const arrayBuffers = () => process.memoryUsage().arrayBuffers;
     const before = arrayBuffers();

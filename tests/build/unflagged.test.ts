@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/cache.ts";
-import { loadData } from "../../build/load.ts";
-import { DataError } from "../../build/problems.ts";
+import { BuildCache } from "../../build/cache/cache.ts";
+import { loadData } from "../../build/load/load.ts";
+import { DataError } from "../../build/load/problems.ts";
 import { editReview, review, smallData, tempDir } from "../helpers/data.ts";
 
 const reviews = () => [

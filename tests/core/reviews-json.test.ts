@@ -2,10 +2,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/cache.ts";
-import { published } from "../../build/dataset.ts";
-import { loadData } from "../../build/load.ts";
-import { planMonths, reviewsOf } from "../../build/months.ts";
+import { BuildCache } from "../../build/cache/cache.ts";
+import { published } from "../../build/load/dataset.ts";
+import { loadData } from "../../build/load/load.ts";
+import { planMonths, reviewsOf } from "../../build/outputs/months.ts";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
 import { DistFormatError, readReviewsJson, reviewsChunk, reviewsInChunk, reviewsJson } from "../../core/dist/reviews-json.ts";
 import { REPO_DATA, tempDir } from "../helpers/data.ts";

@@ -1,7 +1,7 @@
-/** Whose visit a mention is about (build/attribution.ts), read from real sentences. */
+/** Whose visit a mention is about (insights/attribution.ts), read from real sentences. */
 import { describe, expect, it } from "vitest";
-import { credits } from "../../build/attribution.ts";
-import { mentions } from "../../build/sentiment/aspects.ts";
+import { credits } from "../../insights/attribution.ts";
+import { mentions } from "../../insights/sentiment/aspects.ts";
 
 const technicians = [
   { id: "dana-whitfield", name: "Dana Whitfield" },

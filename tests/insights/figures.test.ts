@@ -7,11 +7,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import type { AspectFigures, EntityFigures, Insights } from "../../build/insights.ts";
-import { ASPECTS, mentions } from "../../build/sentiment/aspects.ts";
-import { asExamples, starsAgree, verdict } from "../../build/faq.ts";
-import { starsApart } from "../../build/summary.ts";
-import { credits } from "../../build/attribution.ts";
+import type { AspectFigures, EntityFigures, Insights } from "../../insights/figures.ts";
+import { ASPECTS, mentions } from "../../insights/sentiment/aspects.ts";
+import { asExamples, starsAgree, verdict } from "../../insights/faq.ts";
+import { starsApart } from "../../insights/summary.ts";
+import { credits } from "../../insights/attribution.ts";
 import { builtDist } from "../helpers/sidecar.ts";
 import { Insights as InsightsSchema } from "../../core/schema/insights.ts";
 import { checkedJson } from "../../views/checked.ts";
@@ -137,7 +137,7 @@ describe("entities", () => {
       for (const star of ["1", "2", "3", "4", "5"] as const) expect(e.rating_counts[star]).toBe(list.filter((r) => String(r.rating) === star).length);
       expect(e.first_review_date).toBe(list.map((r) => r.date).sort()[0]);
       expect(e.last_review_date).toBe(list.map((r) => r.date).sort().at(-1));
-      // A technician's mentions are those about their visit (build/attribution.ts); a service's or a town's, all of its reviews'.
+      // A technician's mentions are those about their visit (insights/attribution.ts); a service's or a town's, all of its reviews'.
       const found = list.flatMap((r) => {
         const all = asExamples(r.rating, r.text, mentions(r.text, r.rating)).map((m) => ({ ...m, review: r }));
         if (kind !== "technicians") return all;
@@ -149,7 +149,7 @@ describe("entities", () => {
         expect([p.positive, p.negative, p.neutral, p.total]).toEqual(["positive", "negative", "neutral"].map((x) => of.filter((m) => m.polarity === x).length).concat(of.length));
         // Its quotes: one of its own mentions, word for word, the clearest example of its polarity.
         expect(p.quotes.length).toBeLessThanOrEqual(2);
-        // A complaint is quoted only from a review of 3 stars or fewer (build/faq.ts's starsAgree).
+        // A complaint is quoted only from a review of 3 stars or fewer (insights/faq.ts's starsAgree).
         const quotable = of.filter((m) => m.polarity === "positive" || (m.polarity === "negative" && m.review.rating <= 3 && starsAgree(m.margin)));
         for (const q of p.quotes) {
           const own = quotable.filter((m) => m.polarity === q.polarity);

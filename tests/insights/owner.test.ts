@@ -1,5 +1,5 @@
 /**
- * The owner report (build/owner.ts): written beside dist/, never inside it; a flag rests on
+ * The owner report (insights/owner.ts): written beside dist/, never inside it; a flag rests on
  * enough reviews and survives leaving out its single lowest-rated review; each flag says why in
  * the customers' words, and when things improved.
  */
@@ -7,9 +7,9 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { mentions } from "../../build/sentiment/aspects.ts";
-import { credits } from "../../build/attribution.ts";
-import { MIN_REVIEWS } from "../../build/owner.ts";
+import { mentions } from "../../insights/sentiment/aspects.ts";
+import { credits } from "../../insights/attribution.ts";
+import { MIN_REVIEWS } from "../../insights/owner.ts";
 import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
 import { review, smallData, tree } from "../helpers/data.ts";
 

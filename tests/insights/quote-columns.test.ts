@@ -1,9 +1,9 @@
 /**
- * An entity's quotes as a month's part keeps them (build/quote-columns.ts): put in columns and
+ * An entity's quotes as a month's part keeps them (insights/quote-columns.ts): put in columns and
  * chosen across months as the objects were, the clearest of each code, the newer on a tie.
  */
 import { describe, expect, it } from "vitest";
-import { clearestByCode, toColumns } from "../../build/quote-columns.ts";
+import { clearestByCode, toColumns } from "../../insights/quote-columns.ts";
 
 const text = "Fast and tidy. Not cheap, but worth it. Late again.";
 const quote = (review_id: string, from: number, to: number, margin: number) => ({ review_id, from, to, margin, quote: text.slice(from, to) });

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mentions, type Mention } from "../../build/sentiment/aspects.ts";
+import { mentions, type Mention } from "../../insights/sentiment/aspects.ts";
 
 interface Review {
   id: string;

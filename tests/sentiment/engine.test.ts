@@ -1,6 +1,6 @@
 /** The rule engine, the model's evidence: the behaviours the method page promises of it. */
 import { describe, expect, it } from "vitest";
-import { judge, type Polarity } from "../../build/sentiment/engine.ts";
+import { judge, type Polarity } from "../../insights/sentiment/engine.ts";
 
 function polarityOf(text: string, target: string, occurrence = 0): Polarity {
   let from = -1;

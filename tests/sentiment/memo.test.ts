@@ -1,6 +1,6 @@
-/** The sentences the engine remembers (build/sentiment/aspects.ts): bounded, whatever the data. */
+/** The sentences the engine remembers (insights/sentiment/aspects.ts): bounded, whatever the data. */
 import { describe, expect, it } from "vitest";
-import { mentions, SENTENCES_KEPT, sentencesRemembered } from "../../build/sentiment/aspects.ts";
+import { mentions, SENTENCES_KEPT, sentencesRemembered } from "../../insights/sentiment/aspects.ts";
 
 describe("the sentences remembered while judging", () => {
   it("never number more than SENTENCES_KEPT, and a sentence judged again reads the same", () => {

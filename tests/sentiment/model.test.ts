@@ -4,11 +4,11 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mentions } from "../../build/sentiment/aspects.ts";
-import { classify, classifyIn, model, readSaved, scores } from "../../build/sentiment/model.ts";
-import { analyse, targetTokens } from "../../build/sentiment/engine.ts";
-import { featuresOf } from "../../build/sentiment/features.ts";
-import { sentenceAt } from "../../build/sentiment/text.ts";
+import { mentions } from "../../insights/sentiment/aspects.ts";
+import { classify, classifyIn, model, readSaved, scores } from "../../insights/sentiment/model.ts";
+import { analyse, targetTokens } from "../../insights/sentiment/engine.ts";
+import { featuresOf } from "../../insights/sentiment/features.ts";
+import { sentenceAt } from "../../insights/sentiment/text.ts";
 import { examplesOf, toFile, train, type Settings } from "../../eval/train.ts";
 import { modelScore } from "../../eval/score.ts";
 import { heldOutSets, labelledSets, nearCopies } from "../../eval/sets.ts";
@@ -63,11 +63,11 @@ describe("labelled sets", () => {
   });
 });
 
-describe("the committed model (build/sentiment/model.json and model.weights)", () => {
+describe("the committed model (insights/sentiment/model.json and model.weights)", () => {
   const { file, weights } = readSaved();
 
   it("is small enough to commit", () => {
-    for (const name of ["model.json", "model.weights"]) expect(readFileSync(new URL(`../../build/sentiment/${name}`, import.meta.url)).length).toBeLessThan(2 * 1024 * 1024);
+    for (const name of ["model.json", "model.weights"]) expect(readFileSync(new URL(`../../insights/sentiment/${name}`, import.meta.url)).length).toBeLessThan(2 * 1024 * 1024);
   });
 
   it("is what training on the training parts with its settings gives, weight for weight", () => {

@@ -1,15 +1,15 @@
 /**
  * The build's texts are judged by workers that read them from the months' JSON chunks
- * (build/sentiment/parallel.ts): the mentions must be those the model gives each chosen review,
+ * (build/threads/mentions.ts): the mentions must be those the model gives each chosen review,
  * in order, whether judged in this thread or on workers, a batch at a time.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { concat, encode, judgeChunks, type Said } from "../../build/sentiment/parallel.ts";
+import { concat, encode, judgeChunks, type Said } from "../../build/threads/mentions.ts";
 import { reviewsChunk } from "../../core/dist/reviews-json.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { sharedCopy, WORTH_A_THREAD } from "../../build/threads.ts";
+import { sharedCopy, WORTH_A_THREAD } from "../../build/threads/threads.ts";
 import { REPO_DATA } from "../helpers/data.ts";
 
 async function saids(): Promise<Said[]> {

@@ -76,7 +76,7 @@ function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> 
     service_areas: i.entities.service_areas.map(entity),
     topics: i.topics.slice(0, 8).map(({ label, review_count, average_rating }) => ({ label, review_count, average_rating })),
     // The answer's verdict ("Mostly yes") and its customers' counts; the sentences and quotes
-    // (build/faq.ts writes them as ` One says: “…”`) stay in the detail.
+    // (insights/faq.ts writes them as ` One says: “…”`) stay in the detail.
     faq: i.faq.map(({ question, answer, customers }) =>
       customers ? { question, answer: answer.slice(0, answer.indexOf(":")), customers } : { question, answer: answer.replace(/ (?:One|Another) says: “[^”]*”/g, "") },
     ),
