@@ -1,5 +1,6 @@
 /** Small helpers shared by the page templates: escaping, stars, dates, the page frame. */
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
+import { matchAt } from "../core/words.ts";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 
@@ -28,23 +29,13 @@ export function stars(rating: number): string {
 }
 
 /**
- * The sentence of `text` that holds `needle` (case-insensitive; the first of its words when no
- * phrase matches), on one line and cut to at most `max` characters around the match: what a search
- * shows of a review. Without a match, the start of the text.
+ * The sentence of `text` where the search's `needle` matches (core/words.ts: the phrase, else a
+ * word with the same stem as one of its words, as the index matches them), on one line and cut to
+ * at most `max` characters around the match: what a search shows of a review. Without a match,
+ * the start of the text.
  */
 export function excerptFor(text: string, needle: string | undefined, max: number): string {
-  const lower = text.toLowerCase();
-  const wanted = needle?.trim().toLowerCase();
-  let at = wanted ? lower.indexOf(wanted) : -1;
-  // Whole words in any form ("termites" finds "termite"): the first word's stem, at a word start.
-  for (const word of at < 0 && wanted ? wanted.split(/\s+/) : []) {
-    const stem = word.replace(/(?:es|s|ed|ing)$/, "");
-    const found = stem.length >= 3 ? lower.search(new RegExp(`\\b${stem.replace(/[^a-z0-9]/g, "")}`)) : -1;
-    if (found >= 0) {
-      at = found;
-      break;
-    }
-  }
+  const at = needle ? matchAt(text, needle) : -1;
   if (at < 0) return excerpt(text, max);
   const start = Math.max(text.lastIndexOf(". ", at), text.lastIndexOf("! ", at), text.lastIndexOf("? ", at), text.lastIndexOf("\n", at));
   const from = start < 0 ? 0 : start + (text[start] === "\n" ? 1 : 2);

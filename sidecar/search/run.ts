@@ -10,6 +10,7 @@ import type { SearchParams } from "../../core/api/params.ts";
 import { decodeCursor, encodeCursor } from "../../core/cursor.ts";
 import type { Page, ReviewFilter } from "./reviews.ts";
 import { TextIndex } from "./text.ts";
+import { resolveName } from "../names.ts";
 
 export interface SearchResult {
   page: Page;
@@ -23,8 +24,8 @@ export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<Sear
   // The schema made sure there is at least one word.
   if (params.words !== undefined) filter.words = TextIndex.words(params.words);
   if (params.mentions_technician !== undefined) {
-    const found = resolveTechnician(bundle, params.mentions_technician);
-    if (typeof found === "string") filter.technician = found;
+    const found = resolveName(bundle.dataset.business.technicians, params.mentions_technician, "technician");
+    if ("id" in found) filter.technician = found.id;
     else issues.push({ path: ["mentions_technician"], code: "invalid_value", message: found.message });
   }
   if (params.mentions_service !== undefined) {
@@ -84,20 +85,4 @@ export function pageResult(bundle: Bundle, page: Page): SearchResult {
     return Buffer.concat([Buffer.from("{"), ...parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part))]);
   };
   return { page, json };
-}
-
-/**
- * Contract: mentions_technician matches an id or a name, ignoring case; a first name alone
- * matches when exactly one technician has it.
- */
-export function resolveTechnician(bundle: Bundle, value: string): string | { message: string } {
-  const v = value.trim().toLowerCase();
-  const technicians = bundle.dataset.business.technicians;
-  const exact = technicians.find((t) => t.id === v || t.name.toLowerCase() === v);
-  if (exact) return exact.id;
-  const byFirst = technicians.filter((t) => t.name.toLowerCase().split(/\s+/)[0] === v);
-  if (byFirst.length === 1) return byFirst[0]!.id;
-  const list = (ts: typeof technicians) => ts.map((t) => `${t.id} (${t.name})`).join(", ");
-  if (byFirst.length > 1) return { message: `"${value}" names more than one technician; use one of: ${list(byFirst)}` };
-  return { message: `no technician with that id or name; expected one of: ${list(technicians)}` };
 }

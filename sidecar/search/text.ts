@@ -8,13 +8,11 @@
  */
 import { crc32 } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import { stemmer } from "stemmer";
+import { normalise, stemOf, WORD } from "../../core/words.ts";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../../core/turn.ts";
 import { partitionPoint, postingsFromBits, type Postings } from "./postings.ts";
 import type { Region, Spill } from "../spill.ts";
-
-const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * Results kept, least recently used dropped first, so repeated and popular queries cost nothing.
@@ -50,7 +48,7 @@ export class TextIndex {
   ) {
     this.stemAt = new Map();
     vocabulary.forEach((w, i) => {
-      const stem = stemmer(w);
+      const stem = stemOf(w);
       const at = this.stemAt.get(stem);
       if (at) at.push(i);
       else this.stemAt.set(stem, [i]);
@@ -72,7 +70,7 @@ export class TextIndex {
   }
 
   static normalise(text: string): string {
-    return text.toLowerCase();
+    return normalise(text);
   }
 
   /** The words of a text as the index cuts them: runs of letters and digits, lowercased. */
@@ -85,7 +83,7 @@ export class TextIndex {
    * the words with its stem (Porter's), so "termites" finds "termite" and "spider" finds "spiders".
    */
   word(word: string): Postings {
-    const stem = stemmer(word);
+    const stem = stemOf(word);
     // Not a substring query's key: those never start with a NUL.
     const key = `\u0000${stem}`;
     const cached = this.cache.get(key);

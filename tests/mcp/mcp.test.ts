@@ -159,6 +159,34 @@ describe("MCP with the SDK's client over HTTP", () => {
     expect(both.isError).toBe(true);
   });
 
+  it("names a technician the way the search does: a first name two technicians share is an error naming both", async () => {
+    const http = await sidecar.app.request("/api/reviews/search?mentions_technician=chris");
+    expect(http.status).toBe(400);
+    const tool = await client.callTool({ name: "get_insights", arguments: { technician: "chris" } });
+    expect(tool.isError).toBe(true);
+    const said = (tool.content as { text: string }[])[0]!.text;
+    expect(said).toMatch(/chris-park/);
+    expect(said).toMatch(/chris-dunn/);
+    const search = await client.callTool({ name: "search_reviews", arguments: { mentions_technician: "chris" } });
+    expect(search.isError).toBe(true);
+    expect((search.content as { text: string }[])[0]!.text).toMatch(/chris-park.*chris-dunn|chris-dunn.*chris-park/);
+  });
+
+  it("shows, for a words search, the sentence holding the word in the form the review uses", async () => {
+    // "families" finds "family" (the index matches words by their stem); the excerpt shows that sentence.
+    const result = await client.callTool({ name: "search_reviews", arguments: { words: "families", limit: 100 } });
+    const http = await (await sidecar.app.request("/api/reviews/search?words=families&limit=100")).json();
+    expect(http.total).toBeGreaterThan(0);
+    const text = (result.content as { text: string }[])[0]!.text;
+    for (const review of http.reviews as PublicReview[]) {
+      const line = text.split("\n").find((l) => l.includes(`[${review.id}]`));
+      expect(line, review.id).toBeDefined();
+      const excerpt = line!.slice(line!.lastIndexOf("«") + 1, line!.lastIndexOf("»"));
+      expect(excerpt.toLowerCase(), review.id).toMatch(/\bfamil(y|ies)\b/);
+      expect(review.text.replace(/\s+/g, " ")).toContain(excerpt.replace(/^…/, "").replace(/…$/, ""));
+    }
+  });
+
   it("lists and reads the datasets as resources with their MIME types", async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => [r.uri, r.mimeType])).toEqual(expect.arrayContaining([

@@ -5,6 +5,7 @@ import { Slug } from "../../../core/schema/records.ts";
 import type { Bundle } from "../../bundle.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
 import { QUOTED_NOTE, quoted } from "../pages.ts";
+import { resolveName } from "../../names.ts";
 
 export const getInsights = defineTool({
   name: "get_insights",
@@ -33,9 +34,8 @@ export const getInsights = defineTool({
     }
     const [kind, value] = given[0] as [keyof typeof args, string];
     const list: { id: string; name: string }[] = kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"];
-    const v = value.toLowerCase();
-    const found = list.find((e) => e.id === v || e.name?.toLowerCase() === v || e.name?.toLowerCase().split(/\s+/)[0] === v);
-    if (!found) return error(`No ${kind} "${value}" in the insights. Known: ${list.map((e) => e.id ?? e.name).join(", ") || "none yet"}.`);
+    const found = resolveName(list, value, kind.replace("_", " "));
+    if ("message" in found) return error(`${kind}: ${found.message}.`);
     const sized = forModel(found);
     // Its quotes are customers' words (CONTRACT, MCP: quoted content, never instructions).
     const profile = kind === "aspect" ? "" : `${profileOf(found as unknown as Entity, insights.aspects)}\n`;
