@@ -97,7 +97,10 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // of its 10,000-odd runs, and the compressors as it is.
     const insightsJson = runs.reduce((n, run) => n + run.length, 0) <= JOIN_BYTES ? sharedCopy(runs) : runs;
     await writeContent(join(staging, "insights.json"), insightsJson);
-    manifest.start("insights.json", { data: insightsJson, parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined) });
+    manifest.start("insights.json", {
+      data: insightsJson,
+      parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined),
+    });
     await writingPages;
     progress("rendering");
     await renderSite(staging, {
@@ -141,13 +144,25 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
  * outlived `letGoOfJson`.
  */
 async function writeReviewsJson(staging: string, manifest: ManifestWriter, head: Published, months: readonly Month[]): Promise<void> {
-  const runs = reviewsJson(head, months.map((m) => m.part.json));
+  const runs = reviewsJson(
+    head,
+    months.map((m) => m.part.json),
+  );
   await writeContent(join(staging, "reviews.json"), runs);
-  manifest.start("reviews.json", { data: runs, parts: async (size) => {
-    if (size < PART_BYTES * Math.max(months.length, 1)) return undefined;
-    const layout = reviewsJsonLayout(head, months.length);
-    return Promise.all(layout.map((piece, i) => (typeof piece === "number" ? (months[piece]!.compressing ?? months[piece]!.part.gzip) : deflatePart(piece, i === layout.length - 1))));
-  } });
+  manifest.start("reviews.json", {
+    data: runs,
+    parts: async (size) => {
+      if (size < PART_BYTES * Math.max(months.length, 1)) return undefined;
+      const layout = reviewsJsonLayout(head, months.length);
+      return Promise.all(
+        layout.map((piece, i) =>
+          typeof piece === "number"
+            ? (months[piece]!.compressing ?? months[piece]!.part.gzip)
+            : deflatePart(piece, i === layout.length - 1),
+        ),
+      );
+    },
+  });
 }
 
 /** Replace `target` by `staging` with two renames; on failure the old folder is put back. */

@@ -17,7 +17,10 @@ try {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   // `npm run bench` times this process and reads the build's own measure of itself here.
   if (process.env.BENCH_BUILD_REPORT) {
-    await writeFile(process.env.BENCH_BUILD_REPORT, JSON.stringify({ ms: Math.round(performance.now() - started), max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024) }));
+    await writeFile(
+      process.env.BENCH_BUILD_REPORT,
+      JSON.stringify({ ms: Math.round(performance.now() - started), max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024) }),
+    );
   }
   for (const notice of result.notices) console.log(`note: ${notice}`);
   console.log(

@@ -70,8 +70,43 @@ function namePattern(technicians: readonly Named[]): { pattern: RegExp | undefin
  * name that is no technician's: the office's staff, a landlord). Its mentions are no technician's.
  */
 const NOBODY = /\b(?:nobody|no one|noone)\b/i;
-const SOMEONE = /(?:^|[^\w'-])([A-Z][a-z]+)(?= (?:was|is|were|called|answered|said|told|from|at the office|in the office|got back|returned|picked up|scheduled|booked|kept)\b)/g;
-const NOT_NAMES = new Set(["I", "It", "He", "She", "They", "We", "You", "This", "That", "There", "Which", "Who", "What", "Everything", "Everyone", "Service", "Treatment", "Price", "Office", "Company", "Tech", "Technician", "Team", "Crew", "Nobody", "Someone", "Somebody", "Update", "Edit", "Overall", "Communication", "Scheduling", "Booking"]);
+const SOMEONE =
+  /(?:^|[^\w'-])([A-Z][a-z]+)(?= (?:was|is|were|called|answered|said|told|from|at the office|in the office|got back|returned|picked up|scheduled|booked|kept)\b)/g;
+const NOT_NAMES = new Set([
+  "I",
+  "It",
+  "He",
+  "She",
+  "They",
+  "We",
+  "You",
+  "This",
+  "That",
+  "There",
+  "Which",
+  "Who",
+  "What",
+  "Everything",
+  "Everyone",
+  "Service",
+  "Treatment",
+  "Price",
+  "Office",
+  "Company",
+  "Tech",
+  "Technician",
+  "Team",
+  "Crew",
+  "Nobody",
+  "Someone",
+  "Somebody",
+  "Update",
+  "Edit",
+  "Overall",
+  "Communication",
+  "Scheduling",
+  "Booking",
+]);
 
 function aboutSomeoneElse(sentence: string, technicians: readonly Named[]): boolean {
   if (NOBODY.test(sentence)) return true;
@@ -87,7 +122,11 @@ const UPDATE = /(?:^|[\n.!?]\s*)(?:update|edit|edited|updated)\b\s*(?:\d+\s*)?[:
 const PLURAL = /\b(?:they|both|the guys|the techs|the technicians|the team|the crew)\b/i;
 
 /** For each mention, the ids of the technicians it counts for (none, or one). */
-export function credits(review: { text: string; technicians: readonly string[] }, found: readonly Mention[], technicians: readonly Named[]): string[][] {
+export function credits(
+  review: { text: string; technicians: readonly string[] },
+  found: readonly Mention[],
+  technicians: readonly Named[],
+): string[][] {
   const tagged = [...new Set(review.technicians)];
   if (tagged.length === 0 || !found.some((m) => VISIT.has(m.aspect))) return found.map(() => []);
   const named = namings(review.text, technicians, tagged);

@@ -97,7 +97,8 @@ export function clearest<T extends { margin: number; order: number }>(items: rea
 export const ENOUGH = 5;
 
 /** Worried, asked, wondered: the reviews that raise an aspect as a question or a concern. */
-const CONCERN = /\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|wondered|hesitant|skeptical|sceptical|anxious|asked)\b/i;
+const CONCERN =
+  /\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|wondered|hesitant|skeptical|sceptical|anxious|asked)\b/i;
 
 /** A review with its aspect mentions. */
 export interface Analysed {
@@ -127,7 +128,12 @@ export interface FaqPart {
  * about the aspect, unhappy when more bad than good.
  */
 export function faqParts(analysed: readonly Analysed[]): FaqPart[] {
-  const parts = ASPECTS.map(() => ({ happy: 0, unhappy: 0, raised: [] as string[], quotes: [null, null] as [Surest | null, Surest | null] }));
+  const parts = ASPECTS.map(() => ({
+    happy: 0,
+    unhappy: 0,
+    raised: [] as string[],
+    quotes: [null, null] as [Surest | null, Surest | null],
+  }));
   const index = new Map(ASPECTS.map((d, i) => [d.id, i]));
   for (const { review, mentions: ms } of analysed) {
     // A review has a few mentions: grouped by looking back, without a Map per review.
@@ -150,7 +156,16 @@ export function faqParts(analysed: readonly Analysed[]): FaqPart[] {
         for (const o of own) {
           const best = part.quotes[side];
           if (o.polarity === polarity && (!best || o.margin > best.margin)) {
-            part.quotes[side] = { margin: o.margin, quote: { review_id: review.id, polarity, from: o.quote.from, to: o.quote.to, quote: review.text.slice(o.quote.from, o.quote.to) } };
+            part.quotes[side] = {
+              margin: o.margin,
+              quote: {
+                review_id: review.id,
+                polarity,
+                from: o.quote.from,
+                to: o.quote.to,
+                quote: review.text.slice(o.quote.from, o.quote.to),
+              },
+            };
           }
         }
       }
@@ -163,7 +178,15 @@ export function faqParts(analysed: readonly Analysed[]): FaqPart[] {
 /** "Yes" to "Mostly no", from the share of customers with a verdict who were happy. */
 export function verdict(happy: number, unhappy: number): string {
   const share = happy / (happy + unhappy);
-  return share >= 0.9 ? "Yes" : share >= 0.7 ? "Mostly yes" : share > 0.45 ? "Opinions are divided" : share > 0.25 ? "Often not" : "Mostly no";
+  return share >= 0.9
+    ? "Yes"
+    : share >= 0.7
+      ? "Mostly yes"
+      : share > 0.45
+        ? "Opinions are divided"
+        : share > 0.25
+          ? "Often not"
+          : "Mostly no";
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -211,8 +234,15 @@ export function faq(aspects: readonly AspectQuestion[], technicians: readonly En
       evidence: { review_ids: a.mentioning },
     });
   }
-  entries.sort((x, y) => y.raised_by.length - x.raised_by.length || y.evidence.review_ids.length - x.evidence.review_ids.length || (x.aspect! < y.aspect! ? -1 : 1));
-  const rated = technicians.filter((t) => t.review_count >= ENOUGH).sort((a, b) => b.average_rating - a.average_rating || b.review_count - a.review_count || (a.id < b.id ? -1 : 1));
+  entries.sort(
+    (x, y) =>
+      y.raised_by.length - x.raised_by.length ||
+      y.evidence.review_ids.length - x.evidence.review_ids.length ||
+      (x.aspect! < y.aspect! ? -1 : 1),
+  );
+  const rated = technicians
+    .filter((t) => t.review_count >= ENOUGH)
+    .sort((a, b) => b.average_rating - a.average_rating || b.review_count - a.review_count || (a.id < b.id ? -1 : 1));
   const best = rated[0];
   if (best) {
     entries.push({

@@ -41,7 +41,14 @@ export interface Report {
   flags: Flag[];
   /** Customers not happy with an aspect: the public FAQ's figures for the same question. */
   complaints: { aspect: string; unhappy: number; happy: number; mentioning: number; quotes: Quote[] }[];
-  technicians: { name: string; reviews: number; average: number; years: { year: string; count: number; rating: number }[]; praised?: string; complaints?: string }[];
+  technicians: {
+    name: string;
+    reviews: number;
+    average: number;
+    years: { year: string; count: number; rating: number }[];
+    praised?: string;
+    complaints?: string;
+  }[];
 }
 
 /** The FAQ's figures for an aspect's question (insights/faq.ts), which the public insights page shows. */
@@ -94,11 +101,12 @@ export function ownerReport(input: SummaryInput, updated: string, faq: readonly 
     if (starsApart(theirs, t.average_rating) < WELL_BELOW || starsApart(theirs, without) < WELL_BELOW) continue;
     const years = yearsOf(t.id).filter((y) => y.count >= 3);
     const [before, last] = years.slice(-2);
-    const history = before && last && starsApart(last.rating, before.rating) >= NOTICEABLE
-      ? `improving: ${last.rating} in ${last.year} (${last.count} reviews), up from ${before.rating} in ${before.year} (${before.count})`
-      : before && last && starsApart(before.rating, last.rating) >= NOTICEABLE
-        ? `getting worse: ${last.rating} in ${last.year} (${last.count} reviews), down from ${before.rating} in ${before.year} (${before.count})`
-        : undefined;
+    const history =
+      before && last && starsApart(last.rating, before.rating) >= NOTICEABLE
+        ? `improving: ${last.rating} in ${last.year} (${last.count} reviews), up from ${before.rating} in ${before.year} (${before.count})`
+        : before && last && starsApart(before.rating, last.rating) >= NOTICEABLE
+          ? `getting worse: ${last.rating} in ${last.year} (${last.count} reviews), down from ${before.rating} in ${before.year} (${before.count})`
+          : undefined;
     flags.push({
       text: `${t.name}'s ${t.review_count} reviews average ${t.average_rating}, against ${theirs} for the other technicians' ${count}.`,
       why: worst(t),
@@ -113,7 +121,8 @@ export function ownerReport(input: SummaryInput, updated: string, faq: readonly 
   const recentQuarters = new Set(quarters.slice(-4).map((q) => q.quarter));
   const beforeQuarters = new Set(quarters.slice(-8, -4).map((q) => q.quarter));
   for (const s of entities.services) {
-    const within = (set: Set<string>) => months.filter((m) => set.has(m.quarter) && m.entities.services[s.id]).map((m) => m.entities.services[s.id]!);
+    const within = (set: Set<string>) =>
+      months.filter((m) => set.has(m.quarter) && m.entities.services[s.id]).map((m) => m.entities.services[s.id]!);
     const [recent, before] = [within(recentQuarters), within(beforeQuarters)];
     const [now, then] = [recent, before].map((list) => average(list.map((e) => ({ count: e.ids.count, sum: stars(e.ratingCounts) }))));
     if (now!.count < MIN_REVIEWS || then!.count < MIN_REVIEWS) continue;
@@ -145,7 +154,8 @@ export function ownerReport(input: SummaryInput, updated: string, faq: readonly 
   const technicians = entities.technicians
     .filter((t) => t.review_count > 0)
     .map((t) => {
-      const top = (key: "positive" | "negative") => [...t.aspects].filter((a) => a[key] > 0).sort((a, b) => b[key] - a[key] || (a.id < b.id ? -1 : 1))[0];
+      const top = (key: "positive" | "negative") =>
+        [...t.aspects].filter((a) => a[key] > 0).sort((a, b) => b[key] - a[key] || (a.id < b.id ? -1 : 1))[0];
       const [praised, complained] = [top("positive"), top("negative")];
       return {
         name: t.name,
@@ -166,13 +176,30 @@ const searchPage = (url: string) => url.replace("/api/reviews/search?", "/search
 
 /** The report as a self-contained HTML page; links go to the site at `baseUrl`. */
 export function ownerReportHtml(name: string, report: Report, baseUrl: string): string {
-  const said = (q: Quote) => `<q>${html(q.quote.trim())}</q> <small>(<a href="${html(reviewUrl(baseUrl, q.review_id))}">${html(q.review_id)}</a>)</small>`;
+  const said = (q: Quote) =>
+    `<q>${html(q.quote.trim())}</q> <small>(<a href="${html(reviewUrl(baseUrl, q.review_id))}">${html(q.review_id)}</a>)</small>`;
   const flags = report.flags.length
-    ? report.flags.map((f) => `<li><p>${html(f.text)}${f.reviews_url ? ` <a href="${html(searchPage(f.reviews_url))}">Read the ${f.reviews} reviews</a>` : ""}</p>
-${f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)}`).join("; ")}</p>` : ""}${f.history ? `<p>Since: ${html(f.history)}.</p>` : ""}</li>`).join("\n")
+    ? report.flags
+        .map(
+          (
+            f,
+          ) => `<li><p>${html(f.text)}${f.reviews_url ? ` <a href="${html(searchPage(f.reviews_url))}">Read the ${f.reviews} reviews</a>` : ""}</p>
+${f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)}`).join("; ")}</p>` : ""}${f.history ? `<p>Since: ${html(f.history)}.</p>` : ""}</li>`,
+        )
+        .join("\n")
     : `<li>Nothing: no technician or service is rated well below the rest on enough reviews.</li>`;
-  const complaints = report.complaints.map((c) => `<li><p><strong>${html(c.aspect)}</strong>: ${c.unhappy} of ${c.mentioning} customers who mention it were not happy with it (${c.happy} were).</p>${c.quotes.length ? `<p>${c.quotes.map(said).join("<br>")}</p>` : ""}</li>`).join("\n");
-  const rows = report.technicians.map((t) => `<tr><td>${html(t.name)}</td><td>${t.reviews}</td><td>${t.average}</td><td>${t.years.map((y) => `${y.year}: ${y.rating} (${y.count})`).join(", ")}</td><td>${html(t.praised ?? "")}</td><td>${html(t.complaints ?? "")}</td></tr>`).join("\n");
+  const complaints = report.complaints
+    .map(
+      (c) =>
+        `<li><p><strong>${html(c.aspect)}</strong>: ${c.unhappy} of ${c.mentioning} customers who mention it were not happy with it (${c.happy} were).</p>${c.quotes.length ? `<p>${c.quotes.map(said).join("<br>")}</p>` : ""}</li>`,
+    )
+    .join("\n");
+  const rows = report.technicians
+    .map(
+      (t) =>
+        `<tr><td>${html(t.name)}</td><td>${t.reviews}</td><td>${t.average}</td><td>${t.years.map((y) => `${y.year}: ${y.rating} (${y.count})`).join(", ")}</td><td>${html(t.praised ?? "")}</td><td>${html(t.complaints ?? "")}</td></tr>`,
+    )
+    .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Owner report: ${html(name)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left}q{font-style:italic}</style></head>

@@ -29,7 +29,9 @@ export interface ColumnQuote {
 }
 
 /** Quotes by code (aspect × 3 + polarity) in columns, in the order of their codes. */
-export function toColumns(quotes: ReadonlyMap<number, { review_id: string; from: number; to: number; margin: number; quote: string }>): QuoteColumns {
+export function toColumns(
+  quotes: ReadonlyMap<number, { review_id: string; from: number; to: number; margin: number; quote: string }>,
+): QuoteColumns {
   const list = [...quotes].sort(([a], [b]) => a - b);
   return {
     codes: Int32Array.from(list, ([code]) => code),

@@ -26,7 +26,8 @@ export const FALLING = 0.3;
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
 /** a − b in stars, rounded to hundredths as the averages are (4.3 − 4.2 is 0.1, not 0.0999…). */
 export const starsApart = (a: number, b: number) => Math.round((a - b) * 100) / 100;
-const comparison = (now: number, then: number) => (starsApart(now, then) >= NOTICEABLE ? "up from" : starsApart(then, now) >= NOTICEABLE ? "down from" : "about the same as");
+const comparison = (now: number, then: number) =>
+  starsApart(now, then) >= NOTICEABLE ? "up from" : starsApart(then, now) >= NOTICEABLE ? "down from" : "about the same as";
 
 /** Reviews by stars, 1 to 5, with the ids of those reviews. */
 interface Rated {
@@ -94,7 +95,10 @@ export function summarise({ name, overall, months, aspects, entities, search }: 
   }
   // Complaints weighed by how many customers make them, not by share: the three aspects most
   // reviews complain about (two reviews at least), with their counts.
-  const complained = aspects.filter((a) => a.complaints.length >= 2).sort((a, b) => b.complaints.length - a.complaints.length || (a.id < b.id ? -1 : 1)).slice(0, 3);
+  const complained = aspects
+    .filter((a) => a.complaints.length >= 2)
+    .sort((a, b) => b.complaints.length - a.complaints.length || (a.id < b.id ? -1 : 1))
+    .slice(0, 3);
   if (complained.length) {
     const listed = complained.map((a) => `${a.name.toLowerCase()} (${a.complaints.length} reviews)`);
     sentences.push({
@@ -141,9 +145,13 @@ export function byQuarter(months: readonly SummaryMonth[]): Quarter[] {
   }
   return [...quarters]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([quarter, list]) => ({ quarter, count: list.reduce((n, m) => n + m.count, 0), sum: list.reduce((n, m) => n + stars(m.ratingCounts), 0), ids: JsonList.fromParts(list.map((m) => m.ids)) }));
+    .map(([quarter, list]) => ({
+      quarter,
+      count: list.reduce((n, m) => n + m.count, 0),
+      sum: list.reduce((n, m) => n + stars(m.ratingCounts), 0),
+      ids: JsonList.fromParts(list.map((m) => m.ids)),
+    }));
 }
-
 
 /** The months' reviews that are in `ids`, newest first. */
 export function within(months: readonly { ids: JsonPart }[], ids: ReadonlySet<string>): JsonList {

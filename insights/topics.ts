@@ -10,7 +10,8 @@ import { round2 } from "../core/dataset.ts";
 import { JsonList } from "../core/json.ts";
 import { lexicon } from "./sentiment/lexicon.ts";
 
-const COMMON = new Set(`a about above after again against all also always am an and any are as at back be because been before
+const COMMON = new Set(
+  `a about above after again against all also always am an and any are as at back be because been before
 being below between both but by came can come comes could did do does doing done down during each even ever every few first
 for from further get gets getting got had has have having he her here hers herself him himself his how i if in into is it its
 itself just last let made make makes many me more most much must my myself next no nor not now of off on once one only or other
@@ -22,7 +23,8 @@ another around away called call calls asked came keep kept know knew like little
 right since something thing things think thought time times told want wanted way week weeks day days year years month months
 well went while whole within without yet already actually definitely literally pretty quite sure able every everything
 again also anyone anything bit guy guys man got gave give gives go goes going gone looked look looks use used using went
-tech techs technician technicians company service services job work worked house home place people person team everyone`.split(/\s+/));
+tech techs technician technicians company service services job work worked house home place people person team everyone`.split(/\s+/),
+);
 
 export interface Topic {
   id: string;
@@ -47,7 +49,9 @@ const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/g;
 
 /** Words that name the business, its people or its towns: never part of a topic. */
 export function topicNames(business: { name: string; technicians: { name: string }[]; service_areas: { name: string }[] }): string[] {
-  return [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)].flatMap((n) => n.toLowerCase().split(/\s+/));
+  return [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)].flatMap((n) =>
+    n.toLowerCase().split(/\s+/),
+  );
 }
 
 export function phrasesOf(texts: readonly string[], names: readonly string[]): Phrases {
@@ -112,7 +116,15 @@ export interface TopicSource {
 /** The topics of all the reviews, from each month's phrases (months newest first). */
 export function findTopics(months: readonly TopicSource[], options: { services?: string[]; max?: number } = {}): Topic[] {
   const singular = (w: string) => w.replace(/(?<=[a-z]{3})s$/, "");
-  const serviceWords = (options.services ?? []).map((n) => new Set(n.toLowerCase().split(/[^a-z]+/).map(singular)));
+  const serviceWords = (options.services ?? []).map(
+    (n) =>
+      new Set(
+        n
+          .toLowerCase()
+          .split(/[^a-z]+/)
+          .map(singular),
+      ),
+  );
   const repeatsService = (phrase: string) => serviceWords.some((words) => phrase.split(" ").every((w) => words.has(singular(w))));
   const counts = new Map<string, number>();
   let reviews = 0;
@@ -121,7 +133,9 @@ export function findTopics(months: readonly TopicSource[], options: { services?:
     phrases.phrases.forEach((phrase, k) => counts.set(phrase, (counts.get(phrase) ?? 0) + phrases.starts[k + 1]! - phrases.starts[k]!));
   }
   const minimum = Math.max(3, Math.ceil(reviews * 0.005));
-  const candidates = [...counts].filter(([phrase, n]) => n >= minimum && !repeatsService(phrase)).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  const candidates = [...counts]
+    .filter(([phrase, n]) => n >= minimum && !repeatsService(phrase))
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   const chosen: [string, number][] = [];
   for (const [phrase, n] of candidates) {
     // Keep the longer phrase where it covers most uses of a shorter one, and the reverse.
@@ -152,4 +166,3 @@ export function findTopics(months: readonly TopicSource[], options: { services?:
     };
   });
 }
-

@@ -56,5 +56,8 @@ const result = await build({
   // Only reached through pg's lazy `native` getter, which this project never uses.
   external: ["pg-native"],
 });
-for (const [file, output] of Object.entries(result.metafile.outputs)) console.log(`${relative(process.cwd(), file)}  ${(output.bytes / 2 ** 20).toFixed(2)} MiB`);
-console.log(`bundled in ${Math.round(performance.now() - started)} ms: run it with DIST_DIR=… node ${relative(process.cwd(), outdir)}/main.mjs`);
+for (const [file, output] of Object.entries(result.metafile.outputs))
+  console.log(`${relative(process.cwd(), file)}  ${(output.bytes / 2 ** 20).toFixed(2)} MiB`);
+console.log(
+  `bundled in ${Math.round(performance.now() - started)} ms: run it with DIST_DIR=… node ${relative(process.cwd(), outdir)}/main.mjs`,
+);

@@ -39,7 +39,11 @@ const filesIn = (dir) =>
 const sources = SOURCES.flatMap(filesIn);
 // The checkout's place too: the compiled code names its source files by their paths.
 const hash = createHash("sha256").update(`${ROOT}\0`);
-for (const file of [...sources, "package-lock.json", "tsconfig.json", "scripts/build.mjs"]) hash.update(`${file}\0`).update(readFileSync(join(ROOT, file))).update("\0");
+for (const file of [...sources, "package-lock.json", "tsconfig.json", "scripts/build.mjs"])
+  hash
+    .update(`${file}\0`)
+    .update(readFileSync(join(ROOT, file)))
+    .update("\0");
 const dir = join(CACHE, `build-${hash.digest("hex").slice(0, 20)}`);
 
 let entry = pathToFileURL(join(dir, "build", "index.js")).href;
@@ -68,7 +72,9 @@ async function compile(dir) {
     setup(b) {
       b.onLoad({ filter }, async ({ path }) => {
         const text = await readFile(path, "utf8");
-        return text.includes("import.meta.url") || loader === "ts" ? { contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)), loader } : undefined;
+        return text.includes("import.meta.url") || loader === "ts"
+          ? { contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)), loader }
+          : undefined;
       });
     },
   });
@@ -129,6 +135,7 @@ async function compile(dir) {
   }
   for (const name of readdirSync(CACHE)) {
     const path = join(CACHE, name);
-    if (name.startsWith("build-") && path !== dir && Date.now() - statSync(path).mtimeMs > KEEP_UNUSED_MS) rmSync(path, { recursive: true, force: true });
+    if (name.startsWith("build-") && path !== dir && Date.now() - statSync(path).mtimeMs > KEEP_UNUSED_MS)
+      rmSync(path, { recursive: true, force: true });
   }
 }

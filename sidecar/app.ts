@@ -22,8 +22,6 @@ import type { SidecarSettings } from "./settings.ts";
 import { isDatabaseError } from "./store/errors.ts";
 import { SpillError } from "./spill.ts";
 
-
-
 export interface AppDeps {
   bundle: BundleRef;
   settings: Pick<SidecarSettings, "BASE_URL">;
@@ -45,11 +43,15 @@ export function createApp(deps: AppDeps): H3 {
       // The database being restarted is an outage to retry, not a fault in the request.
       if (isDatabaseError(error.cause)) {
         log(`database unavailable on ${event.req.method} ${event.url.pathname}`, error.cause);
-        return errorResponse(503, "unavailable", "the service's database is briefly unavailable; retry shortly", { headers: { "retry-after": "5" } });
+        return errorResponse(503, "unavailable", "the service's database is briefly unavailable; retry shortly", {
+          headers: { "retry-after": "5" },
+        });
       }
       // A part of the bundle failed its check as it was read back: it is being loaded again.
       if (error.cause instanceof SpillError) {
-        return errorResponse(503, "unavailable", "the data being served failed a check and is being loaded again; retry shortly", { headers: { "retry-after": "1" } });
+        return errorResponse(503, "unavailable", "the data being served failed a check and is being loaded again; retry shortly", {
+          headers: { "retry-after": "1" },
+        });
       }
       log(`unhandled error on ${event.req.method} ${event.url.pathname}`, error.cause ?? error);
       return errorResponse(500, "internal_error", "something went wrong on our side; it has been logged");

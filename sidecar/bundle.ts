@@ -61,7 +61,11 @@ export interface Bundle {
  */
 const InsightsMembers = z.looseObject({
   aspects: z.array(z.looseObject({})),
-  entities: z.object({ technicians: z.array(z.looseObject({ id: z.string() })), services: z.array(z.looseObject({ id: z.string() })), service_areas: z.array(z.looseObject({ id: z.string() })) }),
+  entities: z.object({
+    technicians: z.array(z.looseObject({ id: z.string() })),
+    services: z.array(z.looseObject({ id: z.string() })),
+    service_areas: z.array(z.looseObject({ id: z.string() })),
+  }),
   topics: z.array(z.unknown()),
   faq: z.array(z.unknown()),
   summary: z.unknown(),
@@ -91,7 +95,8 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
     throw new BundleError(`no built site in ${distDir}/ (${MANIFEST_FILE} is missing): run \`npm run build\` first`);
   }
   const parsed = ManifestSchema.safeParse(safeJson(manifestText));
-  if (!parsed.success) throw new BundleError(`${distDir}/${MANIFEST_FILE} is not a manifest this version understands: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success)
+    throw new BundleError(`${distDir}/${MANIFEST_FILE} is not a manifest this version understands: ${z.prettifyError(parsed.error)}`);
   const manifest = parsed.data as Manifest;
 
   const spill = await Spill.open(options.spillDir ?? tmpdir());
@@ -107,13 +112,22 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
     });
     // The bytes must be the ones the manifest describes: a half-copied dist/ is refused here.
     const etag = strongEtag(body);
-    if (etag !== entry.etag) throw new BundleError(`${distDir}/${entry.file} does not match its manifest hash: rebuild, or finish copying dist/`);
+    if (etag !== entry.etag)
+      throw new BundleError(`${distDir}/${entry.file} does not match its manifest hash: rebuild, or finish copying dist/`);
     const encoded: StaticFile["encoded"] = {};
     for (const coding of ["br", "gzip"] as const) {
       const copy = entry.encodings[coding];
       if (copy) encoded[coding] = kept(await readFile(join(distDir, copy.file)));
     }
-    const file: StaticFile = { path, etag, lastModified: new Date(entry.last_modified), contentType: entry.content_type, body: path === "/reviews.json" ? body : kept(body), size: body.length, encoded };
+    const file: StaticFile = {
+      path,
+      etag,
+      lastModified: new Date(entry.last_modified),
+      contentType: entry.content_type,
+      body: path === "/reviews.json" ? body : kept(body),
+      size: body.length,
+      encoded,
+    };
     files.set(path, file);
     return { file, body };
   };
@@ -141,7 +155,8 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
 function checkedInsights(bytes: Buffer, file: StaticFile, distDir: string): () => Insights {
   const read = (from: Buffer) => InsightsMembers.safeParse(safeJson(from.toString("utf8")));
   const checked = read(bytes);
-  if (!checked.success) throw new BundleError(`${distDir}/insights.json is not the insights shape: ${z.prettifyError(checked.error).slice(0, 500)}`);
+  if (!checked.success)
+    throw new BundleError(`${distDir}/insights.json is not the insights shape: ${z.prettifyError(checked.error).slice(0, 500)}`);
   let held: WeakRef<Insights> | undefined;
   return () => {
     const value = held?.deref() ?? (read(identityOf(file)).data as unknown as Insights);
@@ -184,7 +199,9 @@ export class BundleRef {
   private watch(bundle: Bundle): void {
     bundle.spill.onFault = (error) => {
       console.error(`reviewcast: ${error.message}; loading ${this.distDir}/ again`);
-      this.reload().catch((again: unknown) => console.error(`reviewcast: ${this.distDir}/ could not be loaded again: ${(again as Error).message}`));
+      this.reload().catch((again: unknown) =>
+        console.error(`reviewcast: ${this.distDir}/ could not be loaded again: ${(again as Error).message}`),
+      );
     };
   }
 
@@ -201,7 +218,9 @@ export class BundleRef {
   private checkBaseUrl(bundle: Bundle): void {
     const { baseUrl } = this.options;
     if (baseUrl !== undefined && bundle.manifest.base_url !== baseUrl) {
-      throw new BundleError(`${this.distDir}/ was built for BASE_URL ${bundle.manifest.base_url}, and this sidecar serves ${baseUrl}: build with BASE_URL=${baseUrl}`);
+      throw new BundleError(
+        `${this.distDir}/ was built for BASE_URL ${bundle.manifest.base_url}, and this sidecar serves ${baseUrl}: build with BASE_URL=${baseUrl}`,
+      );
     }
   }
 

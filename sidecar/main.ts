@@ -22,14 +22,22 @@ import { TOPICS } from "../core/urls.ts";
 try {
   const settings = sidecarSettings(process.env);
   const started = performance.now();
-  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * 1024 * 1024, baseUrl: settings.BASE_URL, spillDir: settings.STATE_DIR };
+  const bundleOptions = {
+    searchCacheBytes: settings.SEARCH_CACHE_MB * 1024 * 1024,
+    baseUrl: settings.BASE_URL,
+    spillDir: settings.STATE_DIR,
+  };
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
   if (bundle.current.spill.where === "memory") {
-    console.warn(`reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts (reviews.json's bytes, the search texts) are held in memory`);
+    console.warn(
+      `reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts (reviews.json's bytes, the search texts) are held in memory`,
+    );
   }
   const secret = settings.MCP_SESSION_SECRET ?? randomBytes(32).toString("base64url");
   if (!settings.MCP_SESSION_SECRET) {
-    console.warn("reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.");
+    console.warn(
+      "reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.",
+    );
   }
   const allowed = allowedFor(settings.BASE_URL, settings.HOST, settings.PORT);
   const store = await openState(settings);
@@ -59,7 +67,16 @@ try {
     public: anyHost,
     // listhen would quietly pick another port when this one is taken: a server answering on a
     // port nobody asked for is a bug, so only PORT=0 (any free port) may choose.
-    port: settings.PORT === 0 ? { random: true } : { port: settings.PORT, ports: [], portRange: [] as unknown as [number, number], alternativePortRange: [] as unknown as [number, number], random: false },
+    port:
+      settings.PORT === 0
+        ? { random: true }
+        : {
+            port: settings.PORT,
+            ports: [],
+            portRange: [] as unknown as [number, number],
+            alternativePortRange: [] as unknown as [number, number],
+            random: false,
+          },
     showURL: false,
     qr: false,
     open: false,
@@ -87,19 +104,26 @@ try {
     for (const h of chosen.allowedHosts ?? []) (mcp.allowedHosts as Set<string> | undefined)?.add(h);
   }
   const ms = Math.round(performance.now() - started);
-  console.log(`reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`);
+  console.log(
+    `reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`,
+  );
   await hub.start();
   // A rebuild is served as soon as it is there, and its subscribers told, as after a publish ping.
-  const unwatch = settings.DIST_WATCH_SECONDS > 0
-    ? watchDist(settings.DIST_DIR, settings.DIST_WATCH_SECONDS * 1000, async () => {
-      try {
-        const { changed } = await hub.publish(TOPICS.map((t) => `${settings.BASE_URL}${t.path}`));
-        console.log(`reviewcast: ${settings.DIST_DIR}/ changed: serving ${bundle.current.index.size} reviews${changed.length ? `; notifying the subscribers of ${changed.length} changed topics` : ""}`);
-      } catch (error) {
-        console.error(`reviewcast: ${settings.DIST_DIR}/ changed but was not loaded, still serving the previous one: ${(error as Error).message}`);
-      }
-    })
-    : () => {};
+  const unwatch =
+    settings.DIST_WATCH_SECONDS > 0
+      ? watchDist(settings.DIST_DIR, settings.DIST_WATCH_SECONDS * 1000, async () => {
+          try {
+            const { changed } = await hub.publish(TOPICS.map((t) => `${settings.BASE_URL}${t.path}`));
+            console.log(
+              `reviewcast: ${settings.DIST_DIR}/ changed: serving ${bundle.current.index.size} reviews${changed.length ? `; notifying the subscribers of ${changed.length} changed topics` : ""}`,
+            );
+          } catch (error) {
+            console.error(
+              `reviewcast: ${settings.DIST_DIR}/ changed but was not loaded, still serving the previous one: ${(error as Error).message}`,
+            );
+          }
+        })
+      : () => {};
   // Graceful stop: no new connections, in-flight requests and claimed deliveries finish, then the
   // database closes. A stop that hangs past the deadline is cut short.
   const stop = async (signal: string) => {
@@ -117,7 +141,8 @@ try {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 } catch (error) {
-  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError || error instanceof SpillError) console.error(`reviewcast: ${error.message}`);
+  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError || error instanceof SpillError)
+    console.error(`reviewcast: ${error.message}`);
   else if (/Unable to find an available port|EADDRINUSE/.test(String((error as Error)?.message))) {
     console.error(`reviewcast: port ${process.env.PORT ?? 3000} is already in use; stop the other server or set PORT`);
   } else console.error("reviewcast: could not start:", error);

@@ -16,8 +16,7 @@ const Bool = z.stringbool({ error: "expected true or false" });
 const Seconds = (fallback: number) =>
   z.string().regex(/^\d+$/, { error: "expected a whole number of seconds" }).transform(Number).default(fallback);
 
-const Count = (fallback: number) =>
-  z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(fallback);
+const Count = (fallback: number) => z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(fallback);
 
 export const SidecarSettings = BuildSettings.extend({
   PORT: Port.default(3000),
@@ -39,7 +38,9 @@ export const SidecarSettings = BuildSettings.extend({
   HUB_MAX_PENDING_PER_HOST: Count(50),
   HUB_MAX_PENDING: Count(1_000),
   /** Ports callbacks may use: a comma-separated list, or "any". */
-  HUB_CALLBACK_PORTS: z.string().regex(/^(any|\d{1,5}(,\d{1,5})*)$/, { error: 'expected "any" or comma-separated port numbers' })
+  HUB_CALLBACK_PORTS: z
+    .string()
+    .regex(/^(any|\d{1,5}(,\d{1,5})*)$/, { error: 'expected "any" or comma-separated port numbers' })
     .default("443,8443")
     .transform((v): ReadonlySet<number> | "any" => (v === "any" ? "any" : new Set(v.split(",").map(Number)))),
   /** Connections the server holds at once; more are closed as they arrive. */
@@ -65,7 +66,12 @@ export const SidecarSettings = BuildSettings.extend({
 }).check((ctx) => {
   const s = ctx.value;
   if (s.HUB_LEASE_MIN_SECONDS > s.HUB_LEASE_MAX_SECONDS) {
-    ctx.issues.push({ code: "custom", path: ["HUB_LEASE_MIN_SECONDS"], message: "expected at most HUB_LEASE_MAX_SECONDS", input: s.HUB_LEASE_MIN_SECONDS });
+    ctx.issues.push({
+      code: "custom",
+      path: ["HUB_LEASE_MIN_SECONDS"],
+      message: "expected at most HUB_LEASE_MAX_SECONDS",
+      input: s.HUB_LEASE_MIN_SECONDS,
+    });
   }
 });
 export type SidecarSettings = z.infer<typeof SidecarSettings>;

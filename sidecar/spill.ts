@@ -91,12 +91,14 @@ export class Spill {
         if (this.size !== at + length) throw new SpillError("the bundle's spill was written to while a region was being written");
         if (this.fd !== undefined) {
           try {
-            for (let done = 0; done < part.length; ) done += writeSync(this.fd, part, done, part.length - done, at + length + done);
+            for (let done = 0; done < part.length;) done += writeSync(this.fd, part, done, part.length - done, at + length + done);
           } catch (error) {
-            throw new SpillError(`cannot write the bundle's large parts to ${this.where} (STATE_DIR): ${(error as Error).message}; free some space there`);
+            throw new SpillError(
+              `cannot write the bundle's large parts to ${this.where} (STATE_DIR): ${(error as Error).message}; free some space there`,
+            );
           }
         } else this.held.push(part);
-        for (let i = 0; i < part.length; ) {
+        for (let i = 0; i < part.length;) {
           const take = Math.min(BLOCK - filled, part.length - i);
           crc = crc32(part.subarray(i, i + take), crc);
           filled += take;
@@ -137,7 +139,7 @@ export class Spill {
       if (length > 0) throw this.fault(`the bundle's parts end before byte ${at}`);
       return;
     }
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const got = readSync(this.fd, into, offset + done, length - done, at + done);
       if (got === 0) throw this.fault(`the bundle's spill file ended at byte ${at + done}, before the ${length} bytes asked for`);
       done += got;
@@ -187,7 +189,8 @@ export class Region {
 
   /** Throw unless `bytes` has the CRC-32 `crc` (`what` names them in the error). */
   check(bytes: Buffer, crc: number, what: string): Buffer {
-    if (crc32(bytes) !== crc) throw this.spill.fault(`${what} read back from the bundle's spill (${this.spill.where}) does not match what was written`);
+    if (crc32(bytes) !== crc)
+      throw this.spill.fault(`${what} read back from the bundle's spill (${this.spill.where}) does not match what was written`);
     return bytes;
   }
 
@@ -214,20 +217,23 @@ export class Region {
   open(): ReadableStream<Uint8Array> {
     let next: Buffer | undefined = this.crcs.length ? this.block(0) : undefined;
     let i = 1;
-    return new ReadableStream<Uint8Array>({
-      pull: (controller) => {
-        if (next) {
-          controller.enqueue(next);
-          next = undefined;
-          return;
-        }
-        if (i >= this.crcs.length) return controller.close();
-        try {
-          controller.enqueue(this.block(i++));
-        } catch (error) {
-          controller.error(error);
-        }
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: (controller) => {
+          if (next) {
+            controller.enqueue(next);
+            next = undefined;
+            return;
+          }
+          if (i >= this.crcs.length) return controller.close();
+          try {
+            controller.enqueue(this.block(i++));
+          } catch (error) {
+            controller.error(error);
+          }
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
   }
 }

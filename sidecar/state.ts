@@ -15,13 +15,17 @@ export async function openState(settings: Pick<SidecarSettings, "DATABASE_URL" |
       return await openPostgres(settings.DATABASE_URL);
     } catch (error) {
       const where = new URL(settings.DATABASE_URL);
-      throw new StateError(`cannot use the PostgreSQL database at ${where.host}${where.pathname} (DATABASE_URL): ${(error as Error).message}`);
+      throw new StateError(
+        `cannot use the PostgreSQL database at ${where.host}${where.pathname} (DATABASE_URL): ${(error as Error).message}`,
+      );
     }
   }
   const file = join(settings.STATE_DIR, "hub.db");
   try {
     return await openSqlite(file);
   } catch (error) {
-    throw new StateError(`cannot open the hub's database ${file} (STATE_DIR): ${(error as Error).message}; the folder must be writable and have free space`);
+    throw new StateError(
+      `cannot open the hub's database ${file} (STATE_DIR): ${(error as Error).message}; the folder must be writable and have free space`,
+    );
   }
 }

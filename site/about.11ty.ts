@@ -39,7 +39,13 @@ do not present them as written about anyone else, or change what they say. For a
 <a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
 </section>`;
   return page({
-    baseUrl, business, path: "/about/", title: `How the reviews of ${business.name} are published`, description: "How the reviews are collected, verified and published, and how the insights are computed.",
-    body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+    baseUrl,
+    business,
+    path: "/about/",
+    title: `How the reviews of ${business.name} are published`,
+    description: "How the reviews are collected, verified and published, and how the insights are computed.",
+    body,
+    jsonFeedUrl: feed.jsonFeedUrl,
+    atomFeedUrl: feed.atomFeedUrl,
   });
 }

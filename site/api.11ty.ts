@@ -38,10 +38,15 @@ function shape(schema: Schema | undefined, components: Record<string, Schema>, d
   const items = Object.entries(s.properties).map(([name, raw]) => {
     const p = resolve(raw) ?? {};
     const inner = resolve(p.items);
-    const kind = p.type === "array" ? `array${inner?.type ? ` of ${inner.type}` : ""}` : Array.isArray(p.type) ? p.type.join(" or ") : (p.type ?? (p.anyOf ? "one of several" : "any"));
+    const kind =
+      p.type === "array"
+        ? `array${inner?.type ? ` of ${inner.type}` : ""}`
+        : Array.isArray(p.type)
+          ? p.type.join(" or ")
+          : (p.type ?? (p.anyOf ? "one of several" : "any"));
     const optional = s.required?.includes(name) ? "" : ", optional";
     const nested = shape(p.type === "array" ? p.items : raw, components, depth + 1);
-    return `<li><code>${html(name)}</code> (${html(kind)}${optional})${p.description ?? raw.description ? `: ${html((p.description ?? raw.description)!)}` : ""}${nested}</li>`;
+    return `<li><code>${html(name)}</code> (${html(kind)}${optional})${(p.description ?? raw.description) ? `: ${html((p.description ?? raw.description)!)}` : ""}${nested}</li>`;
   });
   return `<ul class="shape">${items.join("")}</ul>`;
 }
@@ -53,33 +58,50 @@ const EXAMPLES: Record<string, string> = {
   "GET /feed.xml": "curl BASE/feed.xml",
   "GET /api/reviews/search": "curl 'BASE/api/reviews/search?min_rating=4&query=spiders&limit=5'",
   "GET /api/reviews/since/{date}": "curl BASE/api/reviews/since/2026-10-01",
-  "POST /api/websub/hub": "curl -d hub.mode=subscribe -d hub.topic=BASE/feed.xml -d hub.callback=https://example.org/callback BASE/api/websub/hub",
+  "POST /api/websub/hub":
+    "curl -d hub.mode=subscribe -d hub.topic=BASE/feed.xml -d hub.callback=https://example.org/callback BASE/api/websub/hub",
   "POST /mcp": `curl -X POST BASE/mcp -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
 };
 
 function type(p: Parameter): string {
   const s = p.schema ?? {};
   const base = Array.isArray(s.type) ? s.type.join(" or ") : (s.type ?? "");
-  const extra = [s.format, s.enum && `one of ${s.enum.join(", ")}`, s.minimum !== undefined && `≥ ${s.minimum}`, s.maximum !== undefined && `≤ ${s.maximum}`].filter(Boolean).join(", ");
+  const extra = [
+    s.format,
+    s.enum && `one of ${s.enum.join(", ")}`,
+    s.minimum !== undefined && `≥ ${s.minimum}`,
+    s.maximum !== undefined && `≤ ${s.maximum}`,
+  ]
+    .filter(Boolean)
+    .join(", ");
   return extra ? `${base} (${extra})` : base;
 }
 
 export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string {
-  const doc = openApiDocument(baseUrl, dataset.business) as unknown as { info: { description: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+  const doc = openApiDocument(baseUrl, dataset.business) as unknown as {
+    info: { description: string };
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Schema> };
+  };
   const sections = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const key = `${method.toUpperCase()} ${path}`;
-      const id = key.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+      const id = key
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "");
       const params = op.parameters?.length
         ? `<table tabindex="0"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
 ${op.parameters.map((p) => `<tr><th scope="row"><code>${html(p.name)}</code>${p.required ? " (required)" : ""}</th><td>${p.in}</td><td>${html(type(p))}</td><td>${html(p.description ?? p.schema?.description ?? "")}</td></tr>`).join("\n")}
 </tbody></table>`
         : "";
-      const responses = Object.entries(op.responses ?? {}).map(([code, r]) => {
-        // The success body's shape; errors share one, described once (Error).
-        const body = code.startsWith("2") ? shape(Object.values(r.content ?? {})[0]?.schema, doc.components.schemas) : "";
-        return `<li><strong>${code}</strong>: ${html(r.description ?? "")}${body}</li>`;
-      }).join("");
+      const responses = Object.entries(op.responses ?? {})
+        .map(([code, r]) => {
+          // The success body's shape; errors share one, described once (Error).
+          const body = code.startsWith("2") ? shape(Object.values(r.content ?? {})[0]?.schema, doc.components.schemas) : "";
+          return `<li><strong>${code}</strong>: ${html(r.description ?? "")}${body}</li>`;
+        })
+        .join("");
       const example = EXAMPLES[key]?.replaceAll("BASE", baseUrl);
       return `<section aria-labelledby="${id}">
 <h2 id="${id}"><code>${html(key)}</code></h2>
@@ -103,8 +125,14 @@ ${ownSite(baseUrl, dataset.business.name)}
 <p>The machine-readable description of the routes below: <a href="${openapiUrl}">OpenAPI 3.1</a>. This page is rendered from it.</p>
 ${sections.join("\n")}`;
   return page({
-    baseUrl, business: dataset.business, path: "/api/", title: `API: ${dataset.business.name} reviews`, description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",
-    body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+    baseUrl,
+    business: dataset.business,
+    path: "/api/",
+    title: `API: ${dataset.business.name} reviews`,
+    description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",
+    body,
+    jsonFeedUrl: feed.jsonFeedUrl,
+    atomFeedUrl: feed.atomFeedUrl,
   });
 }
 

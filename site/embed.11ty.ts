@@ -19,10 +19,12 @@ const EXCERPT = 280;
 
 export function render({ dataset, feed, baseUrl, theme }: SiteData & { theme: Theme }): string {
   const { business, aggregate_rating: r } = dataset;
-  const reviews = feed.items.slice(0, EMBED_REVIEWS).map(({ review }) => `<li>
+  const reviews = feed.items.slice(0, EMBED_REVIEWS).map(
+    ({ review }) => `<li>
 <p class="head">${stars(review.rating)} <a href="${html(review.url)}">${html(review.author)}, ${longDate(review.date)}</a></p>
 <p>${html(excerpt(review.text, EXCERPT))}</p>
-</li>`);
+</li>`,
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -64,4 +66,3 @@ addEventListener("resize", tell);
 </html>
 `;
 }
-

@@ -4,7 +4,8 @@ import type { SiteData } from "../core/site-data.ts";
 export const data = { permalink: "/feed.xml", eleventyExcludeFromCollections: true };
 
 export function render({ feed, dataset }: SiteData): string {
-  const entries = feed.items.map(({ review, title, published, modified, content }) => `  <entry>
+  const entries = feed.items.map(
+    ({ review, title, published, modified, content }) => `  <entry>
     <id>${xml(review.url)}</id>
     <title>${xml(title)}</title>
     <link rel="alternate" type="text/html" href="${xml(review.url)}"/>
@@ -13,7 +14,8 @@ export function render({ feed, dataset }: SiteData): string {
     <author><name>${xml(review.author)}</name></author>
 ${review.services.map((s) => `    <category term="${xml(s)}"/>\n`).join("")}    <content type="text">${xml(content)}</content>
   </entry>
-`);
+`,
+  );
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en-US">
   <id>${xml(feed.atomFeedUrl)}</id>

@@ -30,7 +30,13 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   const ld = {
     "@context": "https://schema.org",
     ...businessLd(business, baseUrl),
-    aggregateRating: { "@type": "AggregateRating", ratingValue: rating.rating_value, reviewCount: rating.review_count, bestRating: 5, worstRating: 1 },
+    aggregateRating: {
+      "@type": "AggregateRating",
+      ratingValue: rating.rating_value,
+      reviewCount: rating.review_count,
+      bestRating: 5,
+      worstRating: 1,
+    },
     review: newest.map((r) => reviewLd(r, baseUrl)),
   };
   const body = `<h1>${html(business.name)}</h1>
@@ -53,7 +59,14 @@ ${newest.map((r) => reviewArticle(r, n, { heading: "h3", link: true })).join("\n
 <p><a href="${baseUrl}/reviews/">All reviews, with filters</a></p>
 </section>`;
   return page({
-    baseUrl, business, path: "/", title: `${business.name}: verified reviews`, description: business.description, body,
-    head: jsonLd(ld), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+    baseUrl,
+    business,
+    path: "/",
+    title: `${business.name}: verified reviews`,
+    description: business.description,
+    body,
+    head: jsonLd(ld),
+    jsonFeedUrl: feed.jsonFeedUrl,
+    atomFeedUrl: feed.atomFeedUrl,
   });
 }

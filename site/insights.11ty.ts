@@ -13,9 +13,13 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
   const withReviews = <T extends { review_count: number }>(list: T[]) => list.filter((e) => e.review_count > 0);
   const quotes = aspects
     .map((a) => {
-      const items = a.highlights.map((h) => `<li class="${h.polarity}"><q>${html(h.quote)}</q> <a href="${url(h.review_id)}">(${h.polarity}, read the review)</a></li>`);
+      const items = a.highlights.map(
+        (h) => `<li class="${h.polarity}"><q>${html(h.quote)}</q> <a href="${url(h.review_id)}">(${h.polarity}, read the review)</a></li>`,
+      );
       // One aspect's quotes at a time: all of them open made the page five phone screens longer.
-      return items.length ? `<details><summary>${html(a.name)} (${items.length} ${items.length === 1 ? "quote" : "quotes"})</summary><ul class="quotes">${items.join("")}</ul></details>` : "";
+      return items.length
+        ? `<details><summary>${html(a.name)} (${items.length} ${items.length === 1 ? "quote" : "quotes"})</summary><ul class="quotes">${items.join("")}</ul></details>`
+        : "";
     })
     .join("\n");
   const body = `<h1>What customers say</h1>
@@ -26,19 +30,32 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
 </section>
 
 <section aria-labelledby="aspects"><h2 id="aspects">Aspects of the work</h2>
-${sentimentBars("Positive, neutral and negative mentions per aspect", aspects.map((a) => ({ label: a.name, positive: a.positive, neutral: a.neutral, negative: a.negative, total: a.total })))}
+${sentimentBars(
+  "Positive, neutral and negative mentions per aspect",
+  aspects.map((a) => ({ label: a.name, positive: a.positive, neutral: a.neutral, negative: a.negative, total: a.total })),
+)}
 </section>
 
 <section aria-labelledby="trend"><h2 id="trend">Over time</h2>
-${trendLine("Average rating per quarter", insights.overview.by_quarter.map((q) => ({ label: q.quarter, value: q.average_rating, count: q.review_count })), { min: 1, max: 5, unit: "average stars" })}
+${trendLine(
+  "Average rating per quarter",
+  insights.overview.by_quarter.map((q) => ({ label: q.quarter, value: q.average_rating, count: q.review_count })),
+  { min: 1, max: 5, unit: "average stars" },
+)}
 </section>
 
 <section aria-labelledby="technicians"><h2 id="technicians">Technicians</h2>
-${ratingBars("Average rating per technician (reviews)", withReviews(insights.entities.technicians).map((t) => ({ label: t.name, average: t.average_rating, count: t.review_count })))}
+${ratingBars(
+  "Average rating per technician (reviews)",
+  withReviews(insights.entities.technicians).map((t) => ({ label: t.name, average: t.average_rating, count: t.review_count })),
+)}
 </section>
 
 <section aria-labelledby="services"><h2 id="services">Services</h2>
-${ratingBars("Average rating per service (reviews)", withReviews(insights.entities.services).map((s) => ({ label: s.name, average: s.average_rating, count: s.review_count })))}
+${ratingBars(
+  "Average rating per service (reviews)",
+  withReviews(insights.entities.services).map((s) => ({ label: s.name, average: s.average_rating, count: s.review_count })),
+)}
 </section>
 
 <section aria-labelledby="faq"><h2 id="faq">Questions customers raise</h2>
@@ -53,8 +70,13 @@ ${ratingBars("Average rating per service (reviews)", withReviews(insights.entiti
 ${quotes}
 </section>`;
   return page({
-    baseUrl, business, path: "/insights/", title: `What customers say about ${business.name}`,
+    baseUrl,
+    business,
+    path: "/insights/",
+    title: `What customers say about ${business.name}`,
     description: `Aspects, technicians, services and trends computed from ${count(insights.generated_from.review_count)} verified reviews.`,
-    body, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
+    body,
+    jsonFeedUrl: feed.jsonFeedUrl,
+    atomFeedUrl: feed.atomFeedUrl,
   });
 }

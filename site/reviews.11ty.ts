@@ -14,8 +14,14 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   const total = dataset.aggregate_rating.review_count;
   const last = reviews.at(-1);
   return reviewsListPage({
-    baseUrl, business: dataset.business, jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl,
-    reviews, total, from: 1, filters: {},
+    baseUrl,
+    business: dataset.business,
+    jsonFeedUrl: feed.jsonFeedUrl,
+    atomFeedUrl: feed.atomFeedUrl,
+    reviews,
+    total,
+    from: 1,
+    filters: {},
     ...(last && total > PAGE_SIZE && { nextCursor: encodeCursor({ date: last.date, id: last.id }) }),
   });
 }

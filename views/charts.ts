@@ -53,7 +53,9 @@ const POLARITIES = ["positive", "neutral", "negative"] as const;
 export function sentimentBars(title: string, rows: SentimentRow[]): string {
   const chart = bars(
     title,
-    rows.map((r) => `${r.label}: ${percent(r.positive, r.total)}% positive, ${percent(r.negative, r.total)}% negative, of ${r.total}`).join("; "),
+    rows
+      .map((r) => `${r.label}: ${percent(r.positive, r.total)}% positive, ${percent(r.negative, r.total)}% negative, of ${r.total}`)
+      .join("; "),
     rows.map((r) => ({
       label: r.label,
       bar: POLARITIES.map((k) => `<span class="${k}" style="${width(r.total ? r[k] / r.total : 0)}"></span>`).join(""),
@@ -61,7 +63,10 @@ export function sentimentBars(title: string, rows: SentimentRow[]): string {
     })),
   );
   const legend = `\n<p class="legend" aria-hidden="true">${POLARITIES.map((k) => `<span class="key ${k}"></span> ${k}`).join(" ")} · the number is the mentions</p>`;
-  const table = dataTable(["Aspect", "Positive", "Neutral", "Negative", "Mentions"], rows.map((r) => [r.label, count(r.positive), count(r.neutral), count(r.negative), count(r.total)]));
+  const table = dataTable(
+    ["Aspect", "Positive", "Neutral", "Negative", "Mentions"],
+    rows.map((r) => [r.label, count(r.positive), count(r.neutral), count(r.negative), count(r.total)]),
+  );
   return figure(title, chart, table, legend);
 }
 
@@ -77,9 +82,16 @@ export function ratingBars(title: string, unsorted: RatingRow[]): string {
   const chart = bars(
     title,
     rows.map((r) => `${r.label}: ${r.count ? `${average(r.average)} out of 5 from ${count(r.count)} reviews` : "no reviews"}`).join("; "),
-    rows.map((r) => ({ label: r.label, bar: `<span class="rating" style="${width(r.average / 5)}"></span>`, value: r.count ? `${average(r.average)} (${count(r.count)})` : "none" })),
+    rows.map((r) => ({
+      label: r.label,
+      bar: `<span class="rating" style="${width(r.average / 5)}"></span>`,
+      value: r.count ? `${average(r.average)} (${count(r.count)})` : "none",
+    })),
   );
-  const table = dataTable(["Name", "Average rating", "Reviews"], rows.map((r) => [r.label, r.count ? average(r.average) : "–", count(r.count)]));
+  const table = dataTable(
+    ["Name", "Average rating", "Reviews"],
+    rows.map((r) => [r.label, r.count ? average(r.average) : "–", count(r.count)]),
+  );
   return figure(title, chart, table);
 }
 
@@ -110,7 +122,13 @@ interface Scale {
 }
 
 /** One drawing of the line, `width` units wide, with labels at most every `labelGap` units. */
-function trendSvg(title: string, description: string, points: Point[], s: Scale, size: { width: number; labelGap: number; className: string; label?: (p: Point) => string }): string {
+function trendSvg(
+  title: string,
+  description: string,
+  points: Point[],
+  s: Scale,
+  size: { width: number; labelGap: number; className: string; label?: (p: Point) => string },
+): string {
   const height = size.width < 500 ? 220 : 240;
   // Room on the right for half of the last quarter's label, which is centred on the last point.
   const [left, right, top, bottom] = [40, 32, 12, 40];
@@ -119,19 +137,34 @@ function trendSvg(title: string, description: string, points: Point[], s: Scale,
   const x = (i: number) => left + (points.length > 1 ? (i / (points.length - 1)) * plotW : plotW / 2);
   const y = (v: number) => top + plotH - ((v - s.min) / (s.max - s.min)) * plotH;
   const ticks = Array.from({ length: Math.round((s.max - s.min) / s.step) + 1 }, (_, k) => s.min + k * s.step);
-  const grid = ticks.map((v) => `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`).join("");
+  const grid = ticks
+    .map(
+      (v) =>
+        `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`,
+    )
+    .join("");
   // A cut axis is drawn cut: a zigzag where the scale leaves out everything below its first tick.
   const base = top + plotH;
   const cut = s.cut ? `<path class="cut" d="M${left + 2},${base} l4,-5 l4,10 l4,-10 l4,5"/>` : "";
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
-  const dots = points.map((p, i) => `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`).join("");
+  const dots = points
+    .map(
+      (p, i) =>
+        `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`,
+    )
+    .join("");
   // Labels far enough apart not to overlap: every n-th, and the last when it has room.
   const spacing = points.length > 1 ? plotW / (points.length - 1) : plotW;
   const every = Math.max(1, Math.ceil(size.labelGap / spacing));
   const shown = points.map((_, i) => i).filter((i) => i % every === 0);
   const last = points.length - 1;
   if (last > 0 && !shown.includes(last) && x(last) - x(shown.at(-1)!) >= size.labelGap) shown.push(last);
-  const labels = shown.map((i) => `<text x="${x(i).toFixed(1)}" y="${height - 16}" text-anchor="middle">${html((size.label ?? ((p) => p.label))(points[i]!))}</text>`).join("");
+  const labels = shown
+    .map(
+      (i) =>
+        `<text x="${x(i).toFixed(1)}" y="${height - 16}" text-anchor="middle">${html((size.label ?? ((p) => p.label))(points[i]!))}</text>`,
+    )
+    .join("");
   return `<svg class="${size.className}" viewBox="0 0 ${size.width} ${height}" role="img" aria-label="${html(`${title}. ${description}`)}">
 ${grid}${cut}
 <path class="line" d="${path}"/>
@@ -148,8 +181,16 @@ export function trendLine(title: string, points: Point[], range: { min: number; 
     : "No data.";
   const wide = trendSvg(title, description, points, s, { width: 640, labelGap: 70, className: "wide" });
   // A phone's drawing labels quarters as "Q1 '24": short enough to label more of them.
-  const narrow = trendSvg(title, description, points, s, { width: 340, labelGap: 46, className: "narrow", label: (p) => p.label.replace(/^\d\d(\d\d)-(Q\d)$/, "$2 '$1") });
-  const table = dataTable(["Quarter", range.unit, "Reviews"], points.map((p) => [p.label, average(p.value), count(p.count)]));
+  const narrow = trendSvg(title, description, points, s, {
+    width: 340,
+    labelGap: 46,
+    className: "narrow",
+    label: (p) => p.label.replace(/^\d\d(\d\d)-(Q\d)$/, "$2 '$1"),
+  });
+  const table = dataTable(
+    ["Quarter", range.unit, "Reviews"],
+    points.map((p) => [p.label, average(p.value), count(p.count)]),
+  );
   const note = s.cut ? `\n<p class="legend">The scale starts at ${s.min}, not ${range.min}, so that changes of a few tenths show.</p>` : "";
   return figure(title, `${wide}\n${narrow}`, table, note);
 }

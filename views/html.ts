@@ -113,7 +113,9 @@ export function reviewArticle(review: PublicReview, n: Names, options: { heading
 <${h}>${options.link ? `<a href="${html(review.url)}">${title}</a>` : title}</${h}>
 <p>${stars(review.rating)} <span class="meta">${html(about.join(" · "))}</span></p>
 <p class="text">${html(review.text)}</p>${review.updated ? `\n<p class="meta">Edited by the reviewer on ${longDate(review.updated)}.</p>` : ""}${
-    review.response ? `\n<div class="response"><p class="meta">Response from the business, ${longDate(review.response.date)}:</p><p>${html(review.response.text)}</p></div>` : ""
+    review.response
+      ? `\n<div class="response"><p class="meta">Response from the business, ${longDate(review.response.date)}:</p><p>${html(review.response.text)}</p></div>`
+      : ""
   }
 </article>`;
 }
@@ -146,7 +148,9 @@ export const DEVELOPERS_PATH = "/api/";
 export const SITE_PAGES = ["/", "/reviews/", "/insights/", DEVELOPERS_PATH, "/about/"];
 
 export function page(f: Frame): string {
-  const nav = NAV.map(([path, label]) => `<li><a href="${f.baseUrl}${path}"${path === f.path ? ' aria-current="page"' : ""}>${label}</a></li>`).join("");
+  const nav = NAV.map(
+    ([path, label]) => `<li><a href="${f.baseUrl}${path}"${path === f.path ? ' aria-current="page"' : ""}>${label}</a></li>`,
+  ).join("");
   return `<!doctype html>
 <html lang="en">
 <head>

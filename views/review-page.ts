@@ -24,9 +24,14 @@ export function reviewPage(review: PublicReview, c: ReviewPageContext): string {
 ${reviewArticle(review, c.names, { heading: "h2", link: false })}
 <p class="meta">Published ${longDate(review.date)}. As data: in <a href="${c.baseUrl}/reviews.json">reviews.json</a> and through the MCP tool <code>get_review</code>, with the id <code>${html(review.id)}</code>.</p>`;
   return page({
-    baseUrl: c.baseUrl, business: c.business, path: `/reviews/${review.id}/`,
+    baseUrl: c.baseUrl,
+    business: c.business,
+    path: `/reviews/${review.id}/`,
     title: `${review.rating}-star review of ${c.business.name} by ${review.author}`,
     description: review.text.length > 155 ? `${review.text.slice(0, 152)}…` : review.text,
-    body, head: jsonLdScript(ld), jsonFeedUrl: c.jsonFeedUrl, atomFeedUrl: c.atomFeedUrl,
+    body,
+    head: jsonLdScript(ld),
+    jsonFeedUrl: c.jsonFeedUrl,
+    atomFeedUrl: c.atomFeedUrl,
   });
 }

@@ -66,7 +66,8 @@ export function reviewsListPage(v: ReviewsList): string {
       : `Reviews ${formatCount(v.from)}–${formatCount(v.from + count - 1)} of ${formatCount(v.total)}.`;
   const links = [
     v.from > 1 && `<a class="nojs" href="${html(searchUrl({}))}">First page</a>`,
-    v.nextCursor && `<a class="nojs" rel="next" href="${html(searchUrl({ cursor: v.nextCursor, from: String(v.from + count) }))}">Next page</a>`,
+    v.nextCursor &&
+      `<a class="nojs" rel="next" href="${html(searchUrl({ cursor: v.nextCursor, from: String(v.from + count) }))}">Next page</a>`,
   ].filter(Boolean);
   const body = `<h1>Reviews</h1>
 <form id="filters" class="filters" action="${baseUrl}/search/" data-api="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
@@ -93,10 +94,14 @@ ${links.join(" ")}
 <script type="application/json" id="page-state">${scriptJson({ from: v.from, next_cursor: v.nextCursor ?? null, total: v.total })}</script>
 <script type="module" src="${baseUrl}/assets/reviews.js"></script>`;
   return page({
-    baseUrl, business, path: "/reviews/",
+    baseUrl,
+    business,
+    path: "/reviews/",
     title: `Reviews of ${business.name}`,
     description: `All ${v.total} verified reviews of ${business.name}, with filters.`,
-    body, jsonFeedUrl: v.jsonFeedUrl, atomFeedUrl: v.atomFeedUrl,
+    body,
+    jsonFeedUrl: v.jsonFeedUrl,
+    atomFeedUrl: v.atomFeedUrl,
     ...(v.noindex && { head: '<meta name="robots" content="noindex">\n' }),
   });
 }

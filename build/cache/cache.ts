@@ -30,7 +30,10 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
  */
 export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   /** Each text's aspect mentions; the model's weights are a file, read at run time. */
-  analysis: { entries: ["build/threads/mentions.ts"], files: ["insights/sentiment/model.json", "insights/sentiment/model.weights", "insights/sentiment/clusters.json"] },
+  analysis: {
+    entries: ["build/threads/mentions.ts"],
+    files: ["insights/sentiment/model.json", "insights/sentiment/model.weights", "insights/sentiment/clusters.json"],
+  },
   /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
   months: { entries: ["build/outputs/months.ts"], files: ["insights/sentiment/model.json", "insights/sentiment/model.weights"] },
   /** Whether a line is a valid review as it stands. */
@@ -52,7 +55,9 @@ type Versions = Record<Kind, string>;
 /** The modules each entry imports, from the project's root, as esbuild bundles them (without writing). */
 export async function modulesOf(entries: readonly string[]): Promise<Map<string, string[]>> {
   // Imported when asked for: the versions are kept (below), and a rebuild does not load esbuild.
-  const result = await (await import("esbuild")).build({
+  const result = await (
+    await import("esbuild")
+  ).build({
     entryPoints: entries.map((e) => join(ROOT, e)),
     absWorkingDir: ROOT,
     outdir: join(ROOT, "node_modules/.cache/reviewcast/modules"),
@@ -64,7 +69,9 @@ export async function modulesOf(entries: readonly string[]): Promise<Map<string,
     packages: "external",
     logLevel: "silent",
   });
-  return new Map(Object.values(result.metafile.outputs).flatMap((o) => (o.entryPoint ? [[o.entryPoint, Object.keys(o.inputs)] as const] : [])));
+  return new Map(
+    Object.values(result.metafile.outputs).flatMap((o) => (o.entryPoint ? [[o.entryPoint, Object.keys(o.inputs)] as const] : [])),
+  );
 }
 
 /**
@@ -116,7 +123,10 @@ export class BuildCache {
     const none = new BuildCache(undefined, { analysis: "", months: "", verbatim: "", pages: "", script: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
-    const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(() => true, () => false);
+    const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(
+      () => true,
+      () => false,
+    );
     return made ? new BuildCache(dir, await codeVersions()) : none;
   }
 
@@ -135,13 +145,18 @@ export class BuildCache {
   readAhead(prefix: string): void {
     const dir = this.dir;
     if (!dir || this.ahead.has(prefix)) return;
-    const reading = readdir(dir).catch(() => [] as string[]).then(async (names) => {
-      const parts = names.filter((name) => name.startsWith(`${prefix}-`) && name.endsWith(".v8"));
-      const checked = await readChecked(parts.map((part) => join(dir, part)));
-      return new Map(parts.map((part, i) => [part, checked[i]]));
-    });
+    const reading = readdir(dir)
+      .catch(() => [] as string[])
+      .then(async (names) => {
+        const parts = names.filter((name) => name.startsWith(`${prefix}-`) && name.endsWith(".v8"));
+        const checked = await readChecked(parts.map((part) => join(dir, part)));
+        return new Map(parts.map((part, i) => [part, checked[i]]));
+      });
     // A failure here is met again when the part is read the usual way.
-    this.ahead.set(prefix, reading.catch(() => new Map()));
+    this.ahead.set(
+      prefix,
+      reading.catch(() => new Map()),
+    );
   }
 
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
@@ -174,7 +189,9 @@ export class BuildCache {
     const runs = encodePart(version, value);
     const path = join(this.dir, part);
     // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
-    const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() => replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, hashRuns(runs, false).sha256)));
+    const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() =>
+      replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, hashRuns(runs, false).sha256)),
+    );
     this.writing.push(written);
     return written;
   }

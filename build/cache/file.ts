@@ -100,7 +100,11 @@ export const DIGEST = ".sha256";
  * on while this one reads the data (the files are read into shared memory, sent without a copy).
  */
 export async function readChecked(paths: readonly string[]): Promise<(Buffer | "altered" | undefined)[]> {
-  const read = await Promise.all(paths.map((path) => Promise.all([readShared(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)])));
+  const read = await Promise.all(
+    paths.map((path) =>
+      Promise.all([readShared(path).catch(() => undefined), readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined)]),
+    ),
+  );
   const jobs = read.flatMap(([bytes]) => (bytes ? [[bytes] as [Buffer]] : []));
   const size = jobs.reduce((n, [bytes]) => n + bytes.length, 0);
   const hashes = await Promise.all(jobs.map((run) => (size >= WORTH_A_THREAD_BYTES ? hashRunsAside(run, false) : hashRuns(run, false))));

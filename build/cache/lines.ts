@@ -93,7 +93,9 @@ export function digestsOf(lines: Read): FileLines["digests"] {
     if (list) list.push(lines.hashes[i]!);
     else byMonth.set(month, [lines.hashes[i]!]);
   });
-  return Object.fromEntries([...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]));
+  return Object.fromEntries(
+    [...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]),
+  );
 }
 
 export function pack({ file, size }: FileHash, lines: Read): FileLines {

@@ -18,7 +18,11 @@ export interface Published {
 }
 
 /** The published dataset's head, from the source and its months' parts (build/outputs/months.ts's MonthPart). */
-export function published(source: SourceData, months: readonly { part: { ratings: Uint8Array; updated: string } }[], baseUrl: string): Published {
+export function published(
+  source: SourceData,
+  months: readonly { part: { ratings: Uint8Array; updated: string } }[],
+  baseUrl: string,
+): Published {
   const withdrawn: Withdrawal[] = [...source.withdrawn];
   withdrawn.sort((a, b) => (a.at === b.at ? compare(a.id, b.id) : compare(a.at, b.at)));
   const business = toPublicBusiness(source, baseUrl);
@@ -59,4 +63,3 @@ function toPublicBusiness(source: SourceData, baseUrl: string): PublicBusiness {
     updated,
   };
 }
-

@@ -36,7 +36,12 @@ function preview(value: unknown): string {
 export function problemsFromZod(error: z.ZodError, file: string, record: string | undefined, input: unknown): Problem[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ file, record, field: fieldName([...issue.path, key]), expected: "no such field is known; remove it or check its spelling" }));
+      return issue.keys.map((key) => ({
+        file,
+        record,
+        field: fieldName([...issue.path, key]),
+        expected: "no such field is known; remove it or check its spelling",
+      }));
     }
     const value = valueAt(input, issue.path);
     const expected = value === undefined && issue.code === "invalid_type" ? "missing; this field is required" : issue.message;

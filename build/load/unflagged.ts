@@ -12,7 +12,9 @@ import type { FileLines, Read } from "../cache/lines.ts";
 /** What a review says (its text and stars; its reply) and when it says that last changed, as one string. */
 export function saidOf(review: Review): string {
   const digest = (value: unknown) => hash("sha1", JSON.stringify(value), "base64").slice(0, 12);
-  return [digest([review.text, review.rating]), digest(review.response ?? null), review.updated ?? "-", review.response?.date ?? "-"].join(" ");
+  return [digest([review.text, review.rating]), digest(review.response ?? null), review.updated ?? "-", review.response?.date ?? "-"].join(
+    " ",
+  );
 }
 
 export interface Unflagged {
@@ -27,7 +29,12 @@ export interface Unflagged {
  * build's `kept` ones. Only a file rewritten since then can hide one: a file unchanged, or one
  * that grew by lines added at its end, has every line it had.
  */
-export function unflagged(kept: Record<string, FileLines>, files: readonly string[], read: readonly Read[], rewritten: readonly boolean[]): Unflagged {
+export function unflagged(
+  kept: Record<string, FileLines>,
+  files: readonly string[],
+  read: readonly Read[],
+  rewritten: readonly boolean[],
+): Unflagged {
   const found: Unflagged = { edits: [], gone: [] };
   const removedFiles = Object.keys(kept).filter((name) => !files.includes(name));
   if (!rewritten.some(Boolean) && removedFiles.length === 0) return found;

@@ -28,7 +28,8 @@ export type Known = Record<"technicians" | "services" | "service_area", Set<stri
 
 /** References to other files, and dates that must follow the review's own, into `problems`. */
 export function crossCheck(review: Review, known: Known, problems: Problem[], file: string, line: number): void {
-  const add = (field: string, value: string, expected: string) => problems.push({ file, record: recordOf(line, review), field, value, expected });
+  const add = (field: string, value: string, expected: string) =>
+    problems.push({ file, record: recordOf(line, review), field, value, expected });
   const check = (field: string, id: string, ids: Set<string> | undefined, source: string) => {
     if (!ids || ids.has(id)) return;
     const listed = [...ids].slice(0, 12).join(", ") + (ids.size > 12 ? ", ..." : "");
@@ -73,7 +74,8 @@ export function nowIn(zone = "Pacific/Kiritimati", time = Date.now()): Now {
 
 /** Contract: a review dated after the build's day (in the business's time zone) is a data error; so is any later time it records. */
 export function checkNotFuture(review: Review, now: Now, problems: Problem[], file: string, line: number): void {
-  const add = (field: string, value: string, expected: string) => problems.push({ file, record: recordOf(line, review), field, value, expected });
+  const add = (field: string, value: string, expected: string) =>
+    problems.push({ file, record: recordOf(line, review), field, value, expected });
   const day = `expected no later than today (${now.day} in ${now.zone}): a review cannot be dated in the future`;
   // A time may be earlier today: the rule for times is "not after now".
   const moment = `expected a time not after now (${new Date(now.time).toISOString().slice(0, 19)}Z): it cannot be in the future`;
@@ -86,7 +88,12 @@ export function checkNotFuture(review: Review, now: Now, problems: Problem[], fi
   if (review.withdrawn && Date.parse(review.withdrawn.at) > now.time) add("withdrawn.at", review.withdrawn.at, moment);
 }
 
-export async function readRecord<T extends z.ZodType>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T> | undefined> {
+export async function readRecord<T extends z.ZodType>(
+  path: string,
+  file: string,
+  schema: T,
+  problems: Problem[],
+): Promise<z.infer<T> | undefined> {
   const raw = await readJsonFile(path, file, problems);
   if (raw === undefined) return undefined;
   const parsed = schema.safeParse(raw);
@@ -95,7 +102,12 @@ export async function readRecord<T extends z.ZodType>(path: string, file: string
   return undefined;
 }
 
-export async function readList<T extends z.ZodType<{ id: string }>>(path: string, file: string, schema: T, problems: Problem[]): Promise<z.infer<T>[]> {
+export async function readList<T extends z.ZodType<{ id: string }>>(
+  path: string,
+  file: string,
+  schema: T,
+  problems: Problem[],
+): Promise<z.infer<T>[]> {
   const raw = await readJsonFile(path, file, problems);
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
@@ -109,7 +121,8 @@ export async function readList<T extends z.ZodType<{ id: string }>>(path: string
     const record = id ? `[${i}] (${id})` : `[${i}]`;
     const parsed = schema.safeParse(item);
     if (!parsed.success) return problems.push(...problemsFromZod(parsed.error, file, record, item));
-    if (seen.has(parsed.data.id)) return problems.push({ file, record, field: "id", value: parsed.data.id, expected: "expected a unique id within the file" });
+    if (seen.has(parsed.data.id))
+      return problems.push({ file, record, field: "id", value: parsed.data.id, expected: "expected a unique id within the file" });
     seen.add(parsed.data.id);
     out.push(parsed.data);
   });

@@ -68,4 +68,3 @@ export async function writeContent(path: string, content: Content): Promise<void
 
 /** The most buffers one writev takes on Linux. */
 const IOV_MAX = 1024;
-

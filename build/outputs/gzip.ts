@@ -19,7 +19,10 @@ const PART_LEVEL = 5;
  * follow each other; `last` ends the stream instead). On libuv's threads.
  */
 export function deflatePart(text: string | Uint8Array, last = false): Promise<Buffer> {
-  return deflateRawAsync(typeof text === "string" ? Buffer.from(text) : text, { level: PART_LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+  return deflateRawAsync(typeof text === "string" ? Buffer.from(text) : text, {
+    level: PART_LEVEL,
+    finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
+  });
 }
 
 /**
@@ -86,7 +89,10 @@ export async function checksums(runs: readonly Uint8Array[]): Promise<Checksums>
  * A JSON text's gzip parts from its pieces (core/json.ts): each run of older pieces from `kept`
  * (compressed once and kept by its bytes), the pieces between compressed now.
  */
-export function partsOfPieces(pieces: readonly JsonPiece[], kept: (bytes: readonly Uint8Array[]) => Promise<Uint8Array>): Promise<Uint8Array[]> {
+export function partsOfPieces(
+  pieces: readonly JsonPiece[],
+  kept: (bytes: readonly Uint8Array[]) => Promise<Uint8Array>,
+): Promise<Uint8Array[]> {
   const segments: JsonPiece[] = [];
   for (const piece of pieces) {
     const last = segments.at(-1);
@@ -95,5 +101,7 @@ export function partsOfPieces(pieces: readonly JsonPiece[], kept: (bytes: readon
   }
   // The stream ends with a part compressed now (an empty one, if the text ends with older pieces).
   if (segments.at(-1)?.older !== false) segments.push({ bytes: [], older: false });
-  return Promise.all(segments.map(({ bytes, older }, i) => (older ? kept(bytes) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))));
+  return Promise.all(
+    segments.map(({ bytes, older }, i) => (older ? kept(bytes) : deflatePart(Buffer.concat(bytes), i === segments.length - 1))),
+  );
 }

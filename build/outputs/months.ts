@@ -219,7 +219,6 @@ export function linesOf(part: MonthPart): string[] {
   return part.count ? part.lines.split("\n") : [];
 }
 
-
 /**
  * Let go of the months' JSON once nothing more is made of it (reviews.json written, the review
  * pages written, the figures made): at a million reviews it is 380 MB, otherwise held through the
@@ -243,6 +242,12 @@ export function newest(months: readonly Month[], n: number): PublicReview[] {
 export function insightsOf(months: readonly Month[], head: Published, baseUrl: string): { figures: Figures; owner: Report } {
   return mergeInsights(
     months.map((m) => m.part.figures),
-    { baseUrl, business: head.business, overall: head.aggregate_rating, updated: head.updated, reviews: months.map((m) => ({ ids: idsOf(m.part), ratings: m.part.ratings })) },
+    {
+      baseUrl,
+      business: head.business,
+      overall: head.aggregate_rating,
+      updated: head.updated,
+      reviews: months.map((m) => ({ ids: idsOf(m.part), ratings: m.part.ratings })),
+    },
   );
 }

@@ -11,7 +11,9 @@ const NEWLINE = Buffer.from("\n");
 /** sitemap.xml: the pages, then the newest reviews (each month's entries, months.ts) up to the protocol's 50,000 URLs. */
 export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<Buffer> {
   const pages = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`).join("\n");
-  const parts: Uint8Array[] = [Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages}`)];
+  const parts: Uint8Array[] = [
+    Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages}`),
+  ];
   let room = SITEMAP_MAX - PAGES.length;
   for (const { part } of months) {
     if (room <= 0) break;

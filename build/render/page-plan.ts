@@ -51,7 +51,12 @@ export function planPages(months: readonly Month[], shared: string, { kept, dist
 
 /** What the cache keeps of the dist/ just built, for the next build's plan. */
 export function keptPages(months: readonly Month[], shared: string, dist: string, folder: Folder): KeptPages {
-  return { dist, shared, months: Object.fromEntries(months.map((m) => [m.part.month, m.part.content])), folder: { mtimeMs: folder.mtimeMs, ino: folder.ino } };
+  return {
+    dist,
+    shared,
+    months: Object.fromEntries(months.map((m) => [m.part.month, m.part.content])),
+    folder: { mtimeMs: folder.mtimeMs, ino: folder.ino },
+  };
 }
 
 /** Bring the previous pages over when at most this share of them changed. */

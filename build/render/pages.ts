@@ -22,7 +22,6 @@ import { reviewsInChunk } from "../../core/dist/reviews-json.ts";
 import { keptPages, planPages, type KeptPages, type PagesPlan } from "./page-plan.ts";
 import { inWorker, WORTH_A_THREAD } from "../threads/threads.ts";
 
-
 /** What `writePages` is given: the folder, the reviews, and what every page shows. */
 export interface PagesJob {
   folder: string;
@@ -75,7 +74,14 @@ export class ReviewPages {
   ) {}
 
   /** The pages of the months' reviews, planned (build/render/page-plan.ts) from the previous dist/ and the cache as they are. */
-  static async plan(distDir: string, months: readonly Month[], business: PublicBusiness, feed: Feed, baseUrl: string, cache?: BuildCache): Promise<ReviewPages> {
+  static async plan(
+    distDir: string,
+    months: readonly Month[],
+    business: PublicBusiness,
+    feed: Feed,
+    baseUrl: string,
+    cache?: BuildCache,
+  ): Promise<ReviewPages> {
     const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
     const kept = await cache?.store<KeptPages>("pages", PAGES_PART).get();
@@ -99,7 +105,11 @@ export class ReviewPages {
     await mkdir(folder, { recursive: true });
     // A chunk on a larger buffer would be sent whole: copied, unless it is shared memory (build/threads/threads.ts).
     const compact = (c: Uint8Array) => (c.buffer instanceof SharedArrayBuffer || c.byteLength * 2 >= c.buffer.byteLength ? c : c.slice());
-    const job: ChunkedPagesJob = { folder, chunks: this.months.filter((m) => m.part.count > 0).map((m) => compact(m.part.json)), context: this.context };
+    const job: ChunkedPagesJob = {
+      folder,
+      chunks: this.months.filter((m) => m.part.count > 0).map((m) => compact(m.part.json)),
+      context: this.context,
+    };
     if (this.months.reduce((n, m) => n + m.part.count, 0) < WORTH_A_THREAD) writeChunkedPages(job);
     else await inWorker<void>(HERE, "writeChunkedPages", job);
   }
@@ -157,7 +167,10 @@ export class ReviewPages {
   /** The reviews with these ids, from the months that hold them. */
   private find(ids: ReadonlySet<string>): PublicReview[] {
     if (ids.size === 0) return [];
-    return this.months.filter((m) => idsOf(m.part).some((id) => ids.has(id))).flatMap(reviewsOf).filter((r) => ids.has(r.id));
+    return this.months
+      .filter((m) => idsOf(m.part).some((id) => ids.has(id)))
+      .flatMap(reviewsOf)
+      .filter((r) => ids.has(r.id));
   }
 
   /** After a failure, put the carried folder back into the previous dist/, if it was moved. */

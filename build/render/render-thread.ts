@@ -35,13 +35,15 @@ const TEMPLATES = COMPILED ? "11ty.js" : "11ty.ts";
  * render's time). Eleventy imports the templates again when it renders, as itself, and so tells
  * their errors.
  */
-const warm = loadEleventy().then(() =>
-  Promise.all(
-    readdirSync(SITE_DIR)
-      .filter((file) => file.endsWith(`.${TEMPLATES}`))
-      .map((file) => import(pathToFileURL(join(SITE_DIR, file)).href)),
-  ),
-).catch(() => {});
+const warm = loadEleventy()
+  .then(() =>
+    Promise.all(
+      readdirSync(SITE_DIR)
+        .filter((file) => file.endsWith(`.${TEMPLATES}`))
+        .map((file) => import(pathToFileURL(join(SITE_DIR, file)).href)),
+    ),
+  )
+  .catch(() => {});
 
 export async function renderHere(outputDir: string, site: SiteData): Promise<void> {
   await warm;

@@ -11,9 +11,11 @@ export async function bundleScripts(dir: string, cache?: BuildCache): Promise<vo
   const files =
     kept ??
     Object.fromEntries(
+      // Imported only when the script is not kept: a rebuild does not load esbuild.
       (
-        // Imported only when the script is not kept: a rebuild does not load esbuild.
-        await (await import("esbuild")).build({
+        await (
+          await import("esbuild")
+        ).build({
           entryPoints: [fileURLToPath(new URL("../../site/scripts/reviews.ts", import.meta.url))],
           outdir: join(dir, "assets"),
           bundle: true,

@@ -27,7 +27,15 @@ export function encode(reviews: readonly Said[]): Int32Array {
     const found = mentions(text, rating);
     out.push(found.length);
     for (const m of found) {
-      out.push(ASPECTS.findIndex((a) => a.id === m.aspect), POLARITIES.indexOf(m.polarity), m.term.from, m.term.to, m.quote.from, m.quote.to, Math.round(m.margin * 1000));
+      out.push(
+        ASPECTS.findIndex((a) => a.id === m.aspect),
+        POLARITIES.indexOf(m.polarity),
+        m.term.from,
+        m.term.to,
+        m.quote.from,
+        m.quote.to,
+        Math.round(m.margin * 1000),
+      );
     }
   }
   return Int32Array.from(out);
@@ -91,8 +99,22 @@ export async function judgeChunks(jobs: readonly ChunkJob[]): Promise<Int32Array
   const total = jobs.reduce((n, job) => n + job.only.length, 0);
   const workers = Math.min(availableParallelism(), Math.ceil(total / WORTH_A_THREAD));
   const size = Math.max(1, Math.min(BATCH, Math.ceil(total / Math.max(workers, 1))));
-  const pieces = jobs.flatMap((job, j) => Array.from({ length: Math.ceil(job.only.length / size) }, (_, b) => ({ j, chunk: job.chunk, only: job.only.slice(b * size, (b + 1) * size) })));
-  const encoded = workers <= 1 ? pieces.map((p) => encodeChunk(p.chunk, p.only)) : await inWorkers<Int32Array>(HERE, "encodeChunk", pieces.map((p) => [p.chunk, p.only]), workers);
+  const pieces = jobs.flatMap((job, j) =>
+    Array.from({ length: Math.ceil(job.only.length / size) }, (_, b) => ({
+      j,
+      chunk: job.chunk,
+      only: job.only.slice(b * size, (b + 1) * size),
+    })),
+  );
+  const encoded =
+    workers <= 1
+      ? pieces.map((p) => encodeChunk(p.chunk, p.only))
+      : await inWorkers<Int32Array>(
+          HERE,
+          "encodeChunk",
+          pieces.map((p) => [p.chunk, p.only]),
+          workers,
+        );
   const out: Int32Array[][] = jobs.map(() => []);
   pieces.forEach((p, k) => out[p.j]!.push(...split(encoded[k]!)));
   return out;

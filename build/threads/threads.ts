@@ -102,7 +102,10 @@ export function keptWorker<T>(module: URL, name: string, { collect = true } = {}
 }
 
 /** A worker's first code: from source, a worker does not inherit tsx's hooks, so it registers them first. */
-const bootstrap = () => (COMPILED ? `import(${JSON.stringify(ENTRY)})` : `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`);
+const bootstrap = () =>
+  COMPILED
+    ? `import(${JSON.stringify(ENTRY)})`
+    : `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
 
 /** `module`'s export `name` called with `args` in a new worker thread. */
 export async function inWorker<T>(module: URL, name: string, ...args: unknown[]): Promise<T> {

@@ -38,7 +38,9 @@ const validators = {
   ETag: { description: "Strong validator: a hash of the content", schema: { type: "string" } },
   "Last-Modified": { description: "Latest change recorded in the data behind the response", schema: { type: "string" } },
 };
-const topicLinks = { Link: { description: 'WebSub discovery: the hub (rel="hub") and this topic (rel="self")', schema: { type: "string" } } };
+const topicLinks = {
+  Link: { description: 'WebSub discovery: the hub (rel="hub") and this topic (rel="self")', schema: { type: "string" } },
+};
 const notModified = { description: "Not modified: the request's If-None-Match or If-Modified-Since matches", headers: validators };
 
 /**
@@ -90,7 +92,9 @@ export interface KnownIds {
 function withKnownIds(params: JsonSchema[], known?: KnownIds): JsonSchema[] {
   if (!known) return params;
   const firsts = known.technicians.map((t) => t.name.split(/\s+/)[0]!);
-  const technician = [...new Set([...known.technicians.flatMap((t) => [t.id, t.name]), ...firsts.filter((f) => firsts.indexOf(f) === firsts.lastIndexOf(f))])];
+  const technician = [
+    ...new Set([...known.technicians.flatMap((t) => [t.id, t.name]), ...firsts.filter((f) => firsts.indexOf(f) === firsts.lastIndexOf(f))]),
+  ];
   const extra: Record<string, JsonSchema> = {
     mentions_service: { enum: known.services.map((s) => s.id) },
     mentions_technician: { pattern: `^\\s*(?:${technician.map(anyCase).join("|")})\\s*$`, examples: technician },
@@ -100,7 +104,9 @@ function withKnownIds(params: JsonSchema[], known?: KnownIds): JsonSchema[] {
 
 /** A regular expression (ECMA-262, as JSON Schema's pattern) matching `text` in any letter case. */
 function anyCase(text: string): string {
-  return [...text].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/, "\\$&"))).join("");
+  return [...text]
+    .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/, "\\$&")))
+    .join("");
 }
 
 export function openApiDocument(baseUrl: string, known?: KnownIds) {
@@ -118,18 +124,41 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
     // Deliberately public: no route takes a key, a token or an account (OpenAPI 3.1 §4.8.10).
     security: [],
     paths: {
-      "/reviews.json": dataset("getReviews", "Business, aggregate rating and every published review, newest first", ref("ReviewsDataset"), "application/json", true),
-      "/insights.json": dataset("getInsights", "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews", ref("Insights"), "application/json", false),
+      "/reviews.json": dataset(
+        "getReviews",
+        "Business, aggregate rating and every published review, newest first",
+        ref("ReviewsDataset"),
+        "application/json",
+        true,
+      ),
+      "/insights.json": dataset(
+        "getInsights",
+        "Aspect-based insights, entities, topics, FAQ and summary, computed from the reviews",
+        ref("Insights"),
+        "application/json",
+        false,
+      ),
       "/api/feed.json": dataset("getJsonFeed", "JSON Feed 1.1 of the 50 newest reviews", ref("JsonFeed"), "application/feed+json", true),
       "/feed.xml": dataset("getAtomFeed", "Atom feed of the 50 newest reviews", { type: "string" }, "application/atom+xml", true),
-      "/badge.svg": dataset("getBadge", "The aggregate rating as an SVG badge (stars, average, count) for the business's own website", { type: "string" }, "image/svg+xml", false, [theme]),
+      "/badge.svg": dataset(
+        "getBadge",
+        "The aggregate rating as an SVG badge (stars, average, count) for the business's own website",
+        { type: "string" },
+        "image/svg+xml",
+        false,
+        [theme],
+      ),
       "/api/reviews/search": {
         get: {
           operationId: "searchReviews",
           summary: "Search reviews",
-          description: "All filters combine with AND (rating and min_rating too). Newest first: date, then id, descending. Follow next_cursor to read every match.",
+          description:
+            "All filters combine with AND (rating and min_rating too). Newest first: date, then id, descending. Follow next_cursor to read every match.",
           parameters: withKnownIds(parameters(SearchParams as unknown as z.ZodObject, "query"), known),
-          responses: { "200": { description: "Matching reviews", ...json(ref("ReviewPage")) }, "400": error("Invalid parameters; issues names each one") },
+          responses: {
+            "200": { description: "Matching reviews", ...json(ref("ReviewPage")) },
+            "400": error("Invalid parameters; issues names each one"),
+          },
         },
       },
       "/api/reviews/since/{date}": {
@@ -152,13 +181,27 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
             "subscribe/unsubscribe: 202, then the hub verifies intent with a GET to the callback (hub.mode, hub.topic, hub.challenge, hub.lease_seconds); the callback must answer 2xx with the challenge as its exact body. Notifications POST the topic's full content (application/atom+xml, application/feed+json or application/json) with Link rel=hub and rel=self, and X-Hub-Signature when a secret was given; 3 consecutive failures end the subscription. publish: reloads the build and notifies the subscribers of each topic whose content changed.",
           requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: jsonSchema(HubForm, "input") } } },
           responses: {
-            "202": { description: "Accepted", ...json({ type: "object", properties: { status: { type: "string" }, changed: { type: "array", items: { type: "string" } }, notifications: { type: "integer" } } }) },
-            "400": error("Invalid field (missing, given twice, unknown mode, topic not one of the three, callback not a public https URL on port 443 or 8443)"),
+            "202": {
+              description: "Accepted",
+              ...json({
+                type: "object",
+                properties: {
+                  status: { type: "string" },
+                  changed: { type: "array", items: { type: "string" } },
+                  notifications: { type: "integer" },
+                },
+              }),
+            },
+            "400": error(
+              "Invalid field (missing, given twice, unknown mode, topic not one of the three, callback not a public https URL on port 443 or 8443)",
+            ),
             "404": error("unsubscribe: that callback has no subscription to that topic"),
             "413": error("Body too large"),
             "415": error("Body not form-encoded"),
             "422": error("publish: the new build was refused; the previous one is still served"),
-            "429": error("Subscription limit reached for the callback's host name, or in total (verified and waiting subscriptions count), or too many requests waiting for verification"),
+            "429": error(
+              "Subscription limit reached for the callback's host name, or in total (verified and waiting subscriptions count), or too many requests waiting for verification",
+            ),
           },
         },
       },
@@ -172,7 +215,18 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
             { name: "Mcp-Session-Id", in: "header", required: false, schema: { type: "string" } },
             { name: "MCP-Protocol-Version", in: "header", required: false, schema: { type: "string" } },
           ],
-          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["jsonrpc"], properties: { jsonrpc: { const: "2.0" }, id: {}, method: { type: "string" }, params: { type: "object" } } } } } },
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["jsonrpc"],
+                  properties: { jsonrpc: { const: "2.0" }, id: {}, method: { type: "string" }, params: { type: "object" } },
+                },
+              },
+            },
+          },
           responses: {
             "200": { description: "JSON-RPC response", ...json({ type: "object" }) },
             "202": { description: "Notification accepted" },
@@ -196,7 +250,11 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
         },
       },
       "/.well-known/openapi.json": {
-        get: { operationId: "getOpenApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1.0", ...json({ type: "object" }) }, "400": malformedUrl } },
+        get: {
+          operationId: "getOpenApi",
+          summary: "This document",
+          responses: { "200": { description: "OpenAPI 3.1.0", ...json({ type: "object" }) }, "400": malformedUrl },
+        },
       },
     },
     components: {

@@ -44,7 +44,8 @@ export function* reviewsInChunk(chunk: Uint8Array, wanted: (position: number) =>
     const end = bytes.indexOf(10, start);
     const line = end < 0 ? bytes.subarray(start) : bytes.subarray(start, end);
     // Every line but a chunk's last ends with the comma between reviews.
-    if (wanted(position)) yield JSON.parse(line.toString("utf8", 0, line[line.length - 1] === 44 ? line.length - 1 : line.length)) as PublicReview;
+    if (wanted(position))
+      yield JSON.parse(line.toString("utf8", 0, line[line.length - 1] === 44 ? line.length - 1 : line.length)) as PublicReview;
     start = end < 0 ? bytes.length : end + 1;
   }
 }
@@ -85,7 +86,11 @@ export interface ReviewLines {
  * strings; what stays is where each review's JSON lies in `body`, which the API sends as it is.
  * Gives the event loop a turn every SLICE lines.
  */
-export async function readReviewsJson(body: Buffer, name: string, each: (review: PublicReview, position: number) => void = () => {}): Promise<ReviewLines> {
+export async function readReviewsJson(
+  body: Buffer,
+  name: string,
+  each: (review: PublicReview, position: number) => void = () => {},
+): Promise<ReviewLines> {
   const fail = (where: string, why: string) => new DistFormatError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
   const layout = () => fail("", "is not laid out one review per line, as the build writes it");
   // Offsets are 32-bit: far past any reviews.json Node can read into one Buffer in practice.
@@ -110,7 +115,8 @@ export async function readReviewsJson(body: Buffer, name: string, each: (review:
     const end = i < count - 1 && body[lineEnds[i + 1]! - 1] === 44 ? lineEnds[i + 1]! - 1 : lineEnds[i + 1]!;
     const review = PublicReview.safeParse(safeJson(body.toString("utf8", start, end)));
     if (!review.success) throw fail(`line ${i + 2}`, `does not match the review schema (${z.prettifyError(review.error).slice(0, 500)})`);
-    if (previous && newestFirst(previous, review.data) >= 0) throw fail(`line ${i + 2}`, "is out of order: reviews must be newest first, by date then id");
+    if (previous && newestFirst(previous, review.data) >= 0)
+      throw fail(`line ${i + 2}`, "is out of order: reviews must be newest first, by date then id");
     previous = review.data;
     starts[i] = start;
     ends[i] = end;

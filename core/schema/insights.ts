@@ -7,8 +7,14 @@ import { AggregateRating, RatingCounts } from "./public.ts";
 import { IsoDate, Slug, Timestamp } from "./records.ts";
 
 const Count = z.int().min(0);
-const AspectId = z.string().regex(/^[a-z_]+$/).describe("Aspect id, e.g. punctuality, follow_up");
-const Quarter = z.string().regex(/^\d{4}-Q[1-4]$/).describe("Calendar quarter, e.g. 2025-Q3");
+const AspectId = z
+  .string()
+  .regex(/^[a-z_]+$/)
+  .describe("Aspect id, e.g. punctuality, follow_up");
+const Quarter = z
+  .string()
+  .regex(/^\d{4}-Q[1-4]$/)
+  .describe("Calendar quarter, e.g. 2025-Q3");
 const Score = z.number().min(-1).max(1).nullable().describe("(positive − negative) / total, from −1 to 1; null with no mentions");
 const Polarity = z.enum(["positive", "negative", "neutral"]);
 const PolarityCounts = { positive: Count, negative: Count, neutral: Count, total: Count.describe("Mentions in all") };
@@ -32,7 +38,12 @@ const AspectProfile = z.strictObject({
   id: AspectId,
   ...PolarityCounts,
   score: Score,
-  quotes: z.array(Quote).max(2).describe("The clearest positive and the clearest negative quote about it, where there is one (a complaint only from a review of 3 stars or fewer)"),
+  quotes: z
+    .array(Quote)
+    .max(2)
+    .describe(
+      "The clearest positive and the clearest negative quote about it, where there is one (a complaint only from a review of 3 stars or fewer)",
+    ),
 });
 
 const Entity = z.strictObject({
@@ -54,31 +65,46 @@ export const Insights = z.strictObject({
   overview: AggregateRating.extend({
     by_quarter: z.array(z.strictObject({ quarter: Quarter, review_count: Count, average_rating: z.number().min(0).max(5) })),
   }),
-  aspects: z.array(z.strictObject({
-    id: AspectId,
-    name: z.string(),
-    ...PolarityCounts,
-    score: Score,
-    review_count: Count.describe("Distinct reviews with at least one mention"),
-    trend: z.array(z.strictObject({ quarter: Quarter, ...PolarityCounts, score: Score })),
-    evidence: z.array(MentionRef).describe("Every mention, newest review first"),
-    highlights: z.array(MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") })).describe("The clearest positive and negative quotes about this aspect alone, up to three of each, one per wording, a complaint only from a review of 3 stars or fewer: first those whose review's stars agree with them, then those the model is surest of; neutral mentions are in `evidence` only"),
-  })),
+  aspects: z.array(
+    z.strictObject({
+      id: AspectId,
+      name: z.string(),
+      ...PolarityCounts,
+      score: Score,
+      review_count: Count.describe("Distinct reviews with at least one mention"),
+      trend: z.array(z.strictObject({ quarter: Quarter, ...PolarityCounts, score: Score })),
+      evidence: z.array(MentionRef).describe("Every mention, newest review first"),
+      highlights: z
+        .array(MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") }))
+        .describe(
+          "The clearest positive and negative quotes about this aspect alone, up to three of each, one per wording, a complaint only from a review of 3 stars or fewer: first those whose review's stars agree with them, then those the model is surest of; neutral mentions are in `evidence` only",
+        ),
+    }),
+  ),
   entities: z.strictObject({ technicians: z.array(Entity), services: z.array(Entity), service_areas: z.array(Entity) }),
-  topics: z.array(z.strictObject({ id: Slug, label: z.string(), review_count: Count, average_rating: z.number().min(0).max(5), review_ids: ReviewIds })),
-  faq: z.array(z.strictObject({
-    question: z.string(),
-    aspect: AspectId.nullable(),
-    answer: z.string().describe("A verdict in words, the customers behind it, and one or two of their quotes"),
-    customers: z.strictObject({
-      mentioning: Count.describe("Reviews that mention the aspect"),
-      happy: Count.describe("Of those, reviews that say more good than bad about it"),
-      unhappy: Count.describe("Of those, reviews that say more bad than good about it"),
-    }).optional(),
-    quotes: z.array(MentionRef.extend({ quote: z.string() })).optional().describe("The clearest words of a happy and of an unhappy customer"),
-    raised_by: z.array(Slug).describe("Reviews that raise it as a question or a worry"),
-    evidence: Evidence,
-  })),
+  topics: z.array(
+    z.strictObject({ id: Slug, label: z.string(), review_count: Count, average_rating: z.number().min(0).max(5), review_ids: ReviewIds }),
+  ),
+  faq: z.array(
+    z.strictObject({
+      question: z.string(),
+      aspect: AspectId.nullable(),
+      answer: z.string().describe("A verdict in words, the customers behind it, and one or two of their quotes"),
+      customers: z
+        .strictObject({
+          mentioning: Count.describe("Reviews that mention the aspect"),
+          happy: Count.describe("Of those, reviews that say more good than bad about it"),
+          unhappy: Count.describe("Of those, reviews that say more bad than good about it"),
+        })
+        .optional(),
+      quotes: z
+        .array(MentionRef.extend({ quote: z.string() }))
+        .optional()
+        .describe("The clearest words of a happy and of an unhappy customer"),
+      raised_by: z.array(Slug).describe("Reviews that raise it as a question or a worry"),
+      evidence: Evidence,
+    }),
+  ),
   summary: z.strictObject({ sentences: z.array(z.strictObject({ text: z.string(), evidence: Evidence })) }),
 });
 export type InsightsDataset = z.infer<typeof Insights>;

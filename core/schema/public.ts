@@ -16,7 +16,9 @@ export const PublicReview = z.strictObject({
   services: z.array(Slug).describe("Ids of the services the review is about"),
   service_area: Slug.describe("Id of the customer's service area"),
   response: OwnerResponse.optional().describe("The business's public reply"),
-  published: Timestamp.optional().describe("When the business published the review, where that is later than its date (a review verified days after the visit)"),
+  published: Timestamp.optional().describe(
+    "When the business published the review, where that is later than its date (a review verified days after the visit)",
+  ),
   updated: Timestamp.optional().describe("When the reviewer last edited the review"),
 });
 
@@ -61,26 +63,34 @@ export const JsonFeed = z.strictObject({
   language: z.string(),
   authors: z.array(FeedAuthor),
   hubs: z.array(z.strictObject({ type: z.literal("WebSub"), url: z.url() })).describe("JSON Feed 1.1: the WebSub hub to subscribe at"),
-  items: z.array(z.strictObject({
-    id: z.url().describe("The review's permalink, also its id"),
-    url: z.url(),
-    title: z.string().describe("Stars, reviewer and service, e.g. 5/5 from Maria G. on Ant control"),
-    content_text: z.string(),
-    date_published: LocalTimestamp.describe("The review's date at local midnight in the business's time zone, with its offset"),
-    date_modified: LocalTimestamp.optional().describe("When the review was edited or answered, if it was (a reply's date at local midnight)"),
-    authors: z.array(FeedAuthor),
-    tags: z.array(Slug).describe("Service ids"),
-    _review: z.strictObject({
-      about: z.url().describe("Where this extension is described (the OpenAPI document)"),
-      id: Slug,
-      rating: Rating,
-      date: IsoDate,
-      technicians: z.array(Slug),
-      services: z.array(Slug),
-      service_area: Slug,
-      response: OwnerResponse.optional(),
-    }).describe("The review's fields JSON Feed has no member for (an extension, JSON Feed 1.1)"),
-  })).describe("The 50 newest reviews, newest first"),
+  items: z
+    .array(
+      z.strictObject({
+        id: z.url().describe("The review's permalink, also its id"),
+        url: z.url(),
+        title: z.string().describe("Stars, reviewer and service, e.g. 5/5 from Maria G. on Ant control"),
+        content_text: z.string(),
+        date_published: LocalTimestamp.describe("The review's date at local midnight in the business's time zone, with its offset"),
+        date_modified: LocalTimestamp.optional().describe(
+          "When the review was edited or answered, if it was (a reply's date at local midnight)",
+        ),
+        authors: z.array(FeedAuthor),
+        tags: z.array(Slug).describe("Service ids"),
+        _review: z
+          .strictObject({
+            about: z.url().describe("Where this extension is described (the OpenAPI document)"),
+            id: Slug,
+            rating: Rating,
+            date: IsoDate,
+            technicians: z.array(Slug),
+            services: z.array(Slug),
+            service_area: Slug,
+            response: OwnerResponse.optional(),
+          })
+          .describe("The review's fields JSON Feed has no member for (an extension, JSON Feed 1.1)"),
+      }),
+    )
+    .describe("The 50 newest reviews, newest first"),
 });
 
 /** A review taken down, as the bundle keeps it for `since`'s `removed`. */

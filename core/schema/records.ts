@@ -31,7 +31,10 @@ function isCalendarDate(s: string): boolean {
 /** An RFC 3339 UTC timestamp, e.g. `2025-03-02T18:40:00Z`. */
 export const Timestamp = z.iso.datetime({ error: "expected an RFC 3339 UTC timestamp like 2025-03-02T18:40:00Z" });
 
-export const Rating = z.int({ error: "expected an integer from 1 to 5" }).min(1, { error: "expected an integer from 1 to 5" }).max(5, { error: "expected an integer from 1 to 5" });
+export const Rating = z
+  .int({ error: "expected an integer from 1 to 5" })
+  .min(1, { error: "expected an integer from 1 to 5" })
+  .max(5, { error: "expected an integer from 1 to 5" });
 
 /** Half of a UTF-16 pair alone ("\ud800" in JSON): strict JSON parsers refuse a file that carries one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -45,7 +48,9 @@ const Text = z
   .refine((s) => !LONE_SURROGATE.test(s), { error: "expected text without a lone surrogate (half of a UTF-16 pair)" })
   // The build reads its files as UTF-8, and bytes that are not become U+FFFD.
   .refine((s) => !s.includes("\ufffd"), { error: "expected valid UTF-8: the file has bytes here that are not (read as \ufffd)" })
-  .refine((s) => !BIDI_CONTROL.test(s), { error: "expected text without bidirectional override or isolate characters (U+202A to U+202E, U+2066 to U+2069)" });
+  .refine((s) => !BIDI_CONTROL.test(s), {
+    error: "expected text without bidirectional override or isolate characters (U+202A to U+202E, U+2066 to U+2069)",
+  });
 
 /**
  * Control characters other than tab and line breaks (C0, DEL, C1): invisible on a page, and some
@@ -55,8 +60,9 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** Text a customer or the owner wrote: non-empty, at most `max` characters, no control characters. */
 const Written = (max: number, what: string) =>
-  Text.max(max, { error: `expected at most ${max.toLocaleString("en-US")} characters of ${what}` })
-    .refine((s) => !CONTROL.test(s), { error: "expected text without control characters (only tab and line breaks)" });
+  Text.max(max, { error: `expected at most ${max.toLocaleString("en-US")} characters of ${what}` }).refine((s) => !CONTROL.test(s), {
+    error: "expected text without control characters (only tab and line breaks)",
+  });
 
 /** Longest review or reply (Google's reviews stop at 4,096 characters, Yelp's at 5,000). */
 export const MAX_REVIEW_TEXT = 5_000;

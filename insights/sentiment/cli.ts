@@ -21,7 +21,10 @@ const Target = z
     rating: z.int().min(1).max(5).optional(),
   })
   .refine((t) => (t.from === undefined) === (t.to === undefined), { message: "give both from and to, or neither", path: ["to"] })
-  .refine((t) => t.from === undefined || (t.from < t.to! && t.to! <= t.text.length), { message: "from/to must be a non-empty range inside text", path: ["from"] });
+  .refine((t) => t.from === undefined || (t.from < t.to! && t.to! <= t.text.length), {
+    message: "from/to must be a non-empty range inside text",
+    path: ["from"],
+  });
 
 export function locate(t: z.infer<typeof Target>): { from: number; to: number } | undefined {
   if (t.from !== undefined && t.to !== undefined) return { from: t.from, to: t.to };
@@ -58,7 +61,9 @@ async function main() {
     const span = target.success ? locate(target.data) : undefined;
     if (!target.success || !span) {
       refused++;
-      const why = target.success ? `aspect "${target.data.aspect}" does not occur in text` : target.error.issues.map((i) => `${i.path.join(".") || "line"}: ${i.message}`).join("; ");
+      const why = target.success
+        ? `aspect "${target.data.aspect}" does not occur in text`
+        : target.error.issues.map((i) => `${i.path.join(".") || "line"}: ${i.message}`).join("; ");
       console.error(`${file}:${line}: ${why}`);
       continue;
     }

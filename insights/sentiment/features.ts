@@ -20,8 +20,10 @@ const PUNCTUATION = /^[!?,;:()\u2013\u2014-]+$/;
 /** A review's stars as the features name them. */
 const band = (rating: number) => (rating <= 2 ? "low" : rating === 3 ? "mid" : "high");
 
-const PLAN = /(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|scheduled (?:for|to))(?: |$)/;
-const HEDGE = /(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)/;
+const PLAN =
+  /(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|scheduled (?:for|to))(?: |$)/;
+const HEDGE =
+  /(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)/;
 /** The weight of a word's cluster feature against the word's own (validation: 0.5 over 0.25 and 1). */
 const CLUSTER_SCALE = 0.5;
 
@@ -97,7 +99,13 @@ export interface Reading {
  * The engine's evidence about the target at tokens [first, last], opinion by opinion; `add`, when
  * given, receives each as features. `others` are the other targets' token ranges.
  */
-export function readingOf(analysis: Analysis, first: number, last: number, otherRanges: readonly [number, number][], add: (name: string, value: number) => void = () => {}): Reading {
+export function readingOf(
+  analysis: Analysis,
+  first: number,
+  last: number,
+  otherRanges: readonly [number, number][],
+  add: (name: string, value: number) => void = () => {},
+): Reading {
   const { cuts } = analysis;
   // The clause after the target's first "but" concedes about it when no other target follows it:
   // "the ants were gone for three weeks, but they came back" takes back what was said of the
@@ -164,11 +172,20 @@ export function featuresOf(analysis: Analysis, first: number, last: number, othe
 export type FeatureSink = (name: string, value: number) => void;
 
 /** The target's features, each given to `sink`, and the engine's reading of it (the model's rules use the reading). */
-export function readTarget(analysis: Analysis, first: number, last: number, others: readonly Span[], rating: number | undefined, sink: FeatureSink): Reading {
+export function readTarget(
+  analysis: Analysis,
+  first: number,
+  last: number,
+  others: readonly Span[],
+  rating: number | undefined,
+  sink: FeatureSink,
+): Reading {
   const add = (name: string, value = 1) => sink(name, value);
   const { words, cuts } = analysis;
   add("bias");
-  const otherRanges = others.map((s) => tokenRange(analysis, s)).filter((r): r is [number, number] => r !== null && (r[1] < first || r[0] > last));
+  const otherRanges = others
+    .map((s) => tokenRange(analysis, s))
+    .filter((r): r is [number, number] => r !== null && (r[1] < first || r[0] > last));
   const othersBucket = otherRanges.length === 0 ? "others:0" : otherRanges.length === 1 ? "others:1" : "others:2+";
   add(othersBucket);
 

@@ -6,7 +6,18 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { endianness } from "node:os";
-import { analyse, clause, clauseEnd, contrastAfter, endOf, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
+import {
+  analyse,
+  clause,
+  clauseEnd,
+  contrastAfter,
+  endOf,
+  POLARITIES,
+  targetTokens,
+  type Analysis,
+  type Judgement,
+  type Polarity,
+} from "./engine.ts";
 import { readTarget, type Features, type FeatureSink, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
@@ -94,11 +105,18 @@ class SortedIndex {
 /** The committed model's files, checked against each other. */
 export function readSaved(): SavedModel & { weights: Float64Array } {
   const file = JSON.parse(readFileSync(FILES.json, "utf8")) as ModelFile;
-  if (file.version !== 3 || file.classes.join() !== CLASSES.join()) throw new Error("insights/sentiment/model.json: not a model of this version; run npm run train:sentiment");
+  if (file.version !== 3 || file.classes.join() !== CLASSES.join())
+    throw new Error("insights/sentiment/model.json: not a model of this version; run npm run train:sentiment");
   const bytes = readFileSync(FILES.weights);
-  if (bytes.length !== file.features.length * K * 4) throw new Error(`insights/sentiment/model.weights: ${bytes.length} bytes where model.json's ${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`);
+  if (bytes.length !== file.features.length * K * 4)
+    throw new Error(
+      `insights/sentiment/model.weights: ${bytes.length} bytes where model.json's ${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`,
+    );
   // Read as 32-bit integers at once where the machine's are little-endian (every one Node runs on but a few).
-  const ints = endianness() === "LE" ? new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) : Int32Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(i * 4));
+  const ints =
+    endianness() === "LE"
+      ? new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))
+      : Int32Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(i * 4));
   const weights = new Float64Array(ints.length);
   for (let i = 0; i < weights.length; i++) weights[i] = ints[i]! / WEIGHT_SCALE;
   return { file, weights };
@@ -160,7 +178,14 @@ export function decide(s: readonly number[]): Polarity {
  * `rating` is the review's stars, when the text is a review.
  * `margin` is how far the chosen class's score leads the next: how sure the model is.
  */
-export function classifyIn(analysis: Analysis, target: Span, others: readonly Span[] = [], bias: readonly number[] = [0, 0, 0], m: Model = model(), rating?: number): Judgement & { margin: number } {
+export function classifyIn(
+  analysis: Analysis,
+  target: Span,
+  others: readonly Span[] = [],
+  bias: readonly number[] = [0, 0, 0],
+  m: Model = model(),
+  rating?: number,
+): Judgement & { margin: number } {
   const { words, cuts, sentence } = analysis;
   if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, quote: sentence };
   const [first, last] = targetTokens(words, target);
@@ -187,7 +212,8 @@ export function classifyIn(analysis: Analysis, target: Span, others: readonly Sp
  *   fair"). A complaint followed by something else good stays a complaint: "a bit late, but he
  *   called ahead" is still late.
  */
-const WITHHELD = /\b(?:maybe|perhaps)\b.*\b(?:i don't know|i do not know|not sure|who knows|hard to say|can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|hard to say)\b/;
+const WITHHELD =
+  /\b(?:maybe|perhaps)\b.*\b(?:i don't know|i do not know|not sure|who knows|hard to say|can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|hard to say)\b/;
 const WORTH = /^(?:worth|worthwhile|fair|priceless|reasonable|justified|deal|value|bargain)$/;
 
 export function overruled(analysis: Analysis, last: number, { own, conceded }: Reading): Polarity | undefined {
@@ -223,7 +249,11 @@ export function weighedAgainst<J extends { polarity: Polarity; quote: Span }>(an
   const end = clauseEnd(cuts, but);
   const said = opinions.filter((o) => o.phrase && o.first >= but && o.first <= end).reduce((sum, o) => sum + o.valence, 0);
   if (said < WEIGHED) return judged;
-  return { ...judged, polarity: "positive", quote: { from: judged.quote.from, to: Math.max(judged.quote.to, endOf(words, end, sentence)) } };
+  return {
+    ...judged,
+    polarity: "positive",
+    quote: { from: judged.quote.from, to: Math.max(judged.quote.to, endOf(words, end, sentence)) },
+  };
 }
 
 /** How good the result told after the "but" must be to outweigh the complaint ("not a single bite" is 1.3). */
@@ -232,5 +262,12 @@ const WEIGHED = 0.5;
 /** The model's judgement of a target (a span of `text`). */
 export function classify(text: string, target: Span, others: readonly Span[] = [], m: Model = model(), rating?: number): Judgement {
   const sentence = sentenceAt(text, target.from);
-  return classifyIn(analyse(text, sentence), target, others.filter((o) => o.from >= sentence.from && o.to <= sentence.to), [0, 0, 0], m, rating);
+  return classifyIn(
+    analyse(text, sentence),
+    target,
+    others.filter((o) => o.from >= sentence.from && o.to <= sentence.to),
+    [0, 0, 0],
+    m,
+    rating,
+  );
 }

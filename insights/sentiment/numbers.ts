@@ -25,7 +25,17 @@ export function numberOpinions(words: Token[], taken: boolean[]): Opinion[] {
       if (value <= 5) out.push({ first: i, last: i, valence: value - 3, phrase: true });
       return;
     }
-    if (window >= 0 && i > window && CLOCK.test(w.word) && ARRIVED.test(words.slice(Math.max(0, i - 4), i).map((x) => x.word).join(" "))) {
+    if (
+      window >= 0 &&
+      i > window &&
+      CLOCK.test(w.word) &&
+      ARRIVED.test(
+        words
+          .slice(Math.max(0, i - 4), i)
+          .map((x) => x.word)
+          .join(" "),
+      )
+    ) {
       const [from, to] = words[window]!.word.split(/\s?[-\u2013]\s?|\s(?:to|and)\s/).map(hours) as [number, number];
       const at = hours(w.word);
       // The verdict is on the whole arrival, from the window ("the arrival window was…") to the time.
@@ -39,7 +49,8 @@ export function numberOpinions(words: Token[], taken: boolean[]): Opinion[] {
 
 const RANGE = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?(?:\s?[-\u2013]\s?|\s(?:to|and)\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
 const CLOCK = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
-const ARRIVED = /\b(?:showed|show|arrived|arrive|came|got here|got there|pulled in|rolled in|rolled up|turned up|here|there) (?:up )?(?:at|around|about|by|after|past)?$|\b(?:at|around|until|till|after|past)$/;
+const ARRIVED =
+  /\b(?:showed|show|arrived|arrive|came|got here|got there|pulled in|rolled in|rolled up|turned up|here|there) (?:up )?(?:at|around|about|by|after|past)?$|\b(?:at|around|until|till|after|past)$/;
 
 /** A clock time in hours of a working day: "12:15" 12.25, "2" and "2pm" 14, "8am" 8. */
 function hours(time: string): number {

@@ -20,7 +20,8 @@ export function sentences(text: string): Span[] {
   let from = 0;
   for (const match of text.matchAll(SENTENCE_END)) {
     const end = match.index + match[0].length;
-    if (match[0][0] === "." && match[0].length === 1 && ABBREVIATIONS.test(text.slice(Math.max(0, match.index - 5), match.index + 1))) continue;
+    if (match[0][0] === "." && match[0].length === 1 && ABBREVIATIONS.test(text.slice(Math.max(0, match.index - 5), match.index + 1)))
+      continue;
     push(spans, text, from, end);
     from = end;
   }
@@ -45,7 +46,8 @@ export function sentenceAt(text: string, at: number): Span {
  * clock time ("12:15", "9:30am"), a range ("8-12", "9\u20131") and a score ("2/5") are one token:
  * their colon or dash is no clause boundary.
  */
-const TOKEN = /(?<=between )\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))? and \d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?:\s?[-\u2013]\s?|\sto\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}:\d\d(?:\s?[ap](?:\.m\.|m)(?![a-z]))?|\d+(?:\.\d)?\/\d+|\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:[\'\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
+const TOKEN =
+  /(?<=between )\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))? and \d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?:\s?[-\u2013]\s?|\sto\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}:\d\d(?:\s?[ap](?:\.m\.|m)(?![a-z]))?|\d+(?:\.\d)?\/\d+|\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:[\'\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
 
 /** The second half of a contraction a tokeniser split off, after its apostrophe: "it 's", "we 're". */
 const CLITIC = new Set(["s", "re", "ve", "ll", "d", "m"]);

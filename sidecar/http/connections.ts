@@ -51,7 +51,8 @@ export class Connections {
         continue;
       }
       const elapsed = now - body.since;
-      if (elapsed >= BODY_GRACE_MS && ((socket.bytesRead - body.read) * 1000) / elapsed < this.limits.minBodyBytesPerSecond) socket.destroy();
+      if (elapsed >= BODY_GRACE_MS && ((socket.bytesRead - body.read) * 1000) / elapsed < this.limits.minBodyBytesPerSecond)
+        socket.destroy();
     }
     this.boundUnread();
     for (const socket of this.open.keys()) {
@@ -109,7 +110,9 @@ export class Connections {
   admit(socket: Socket): boolean {
     const client = socket.remoteAddress ?? "";
     const mine = this.byClient.get(client) ?? new Set<Socket>();
-    const refused = (mine.size >= this.limits.maxConnectionsPerClient && !this.shed(mine, mine)) || (this.open.size >= this.limits.maxConnections && !this.shed(this.idle, this.receiving.keys()));
+    const refused =
+      (mine.size >= this.limits.maxConnectionsPerClient && !this.shed(mine, mine)) ||
+      (this.open.size >= this.limits.maxConnections && !this.shed(this.idle, this.receiving.keys()));
     if (refused) {
       socket.destroy();
       return false;
@@ -175,4 +178,3 @@ export class Connections {
     return false;
   }
 }
-

@@ -16,7 +16,8 @@ export function preflight(allow: string): Response {
     headers: {
       ...CORS_HEADERS,
       "access-control-allow-methods": allow,
-      "access-control-allow-headers": "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
+      "access-control-allow-headers":
+        "Accept, Content-Type, If-None-Match, If-Modified-Since, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
       "access-control-max-age": "86400",
       allow,
     },

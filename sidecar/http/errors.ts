@@ -5,7 +5,12 @@ import { CORS_HEADERS } from "./cors.ts";
 
 export type Issue = NonNullable<ErrorBody["issues"]>[number];
 
-export function errorResponse(status: number, error: string, message: string, extra: { issues?: Issue[]; headers?: Record<string, string> } = {}): Response {
+export function errorResponse(
+  status: number,
+  error: string,
+  message: string,
+  extra: { issues?: Issue[]; headers?: Record<string, string> } = {},
+): Response {
   const body: ErrorBody = { error, message, ...(extra.issues && { issues: extra.issues }) };
   return new FastResponse(JSON.stringify(body), {
     status,

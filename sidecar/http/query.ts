@@ -14,7 +14,6 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 /** Unknown parameters named in an answer, at most, each cut short (echoed): an error's size does not grow with what a client sends. */
 const MAX_UNKNOWN = 3;
 
-
 export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schema: T): Parsed<z.infer<T>> {
   const shape = schema.shape as Record<string, z.ZodType>;
   const issues: Issue[] = [];
@@ -23,7 +22,12 @@ export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schem
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (!Object.hasOwn(shape, key)) {
-      if (++unknown <= MAX_UNKNOWN) issues.push({ path: [echoed(key)], code: "unrecognized_keys", message: "unknown parameter; the parameters are listed at /.well-known/openapi.json" });
+      if (++unknown <= MAX_UNKNOWN)
+        issues.push({
+          path: [echoed(key)],
+          code: "unrecognized_keys",
+          message: "unknown parameter; the parameters are listed at /.well-known/openapi.json",
+        });
     } else if (values.length > 1) {
       issues.push({ path: [key], code: "invalid_type", message: "expected a single value, got the parameter more than once" });
     } else if (values[0] === "") {
@@ -32,7 +36,8 @@ export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schem
       input[key] = isNumeric(shape[key]!) && DECIMAL.test(values[0]!) ? Number(values[0]) : values[0];
     }
   }
-  if (unknown > MAX_UNKNOWN) issues.push({ path: ["request"], code: "unrecognized_keys", message: `${unknown - MAX_UNKNOWN} more unknown parameters not named` });
+  if (unknown > MAX_UNKNOWN)
+    issues.push({ path: ["request"], code: "unrecognized_keys", message: `${unknown - MAX_UNKNOWN} more unknown parameters not named` });
   // Validate what is left too, so one response names every bad parameter.
   const rest = fromZod(schema.safeParse(input));
   if (rest.ok && issues.length === 0) return rest;
@@ -42,7 +47,14 @@ export function parseQuery<T extends z.ZodObject>(params: URLSearchParams, schem
 
 export function fromZod<T>(result: z.ZodSafeParseResult<T>): Parsed<T> {
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, issues: result.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), code: i.code, message: i.message })) };
+  return {
+    ok: false,
+    issues: result.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+      code: i.code,
+      message: i.message,
+    })),
+  };
 }
 
 function isNumeric(schema: z.ZodType): boolean {

@@ -124,7 +124,8 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     if (!req.complete) {
       const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
       // `complete` is false for every request here, bodiless ones too: the headers say whether a body comes.
-      if (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined) connections.bodyStarted(socket, () => req.complete);
+      if (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined)
+        connections.bodyStarted(socket, () => req.complete);
       const done = () => {
         clearTimeout(body);
         connections.bodyDone(socket);

@@ -15,12 +15,15 @@ export function fileStream(file: StaticFile): ReadableStream<Uint8Array> {
   const body = file.body;
   if (!Buffer.isBuffer(body)) return body.open();
   let at = 0;
-  return new ReadableStream<Uint8Array>({
-    pull: (controller) => {
-      if (at >= body.length) return controller.close();
-      controller.enqueue(body.subarray(at, (at += PIECE)));
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) => {
+        if (at >= body.length) return controller.close();
+        controller.enqueue(body.subarray(at, (at += PIECE)));
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
 /** The file's bytes in order, a piece at a time (for a hash: nothing of it is kept). */
@@ -107,22 +110,25 @@ export async function withFileAsJsonString(before: string, file: StaticFile, aft
     open: () => {
       let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
       let ended = false;
-      return new ReadableStream<Uint8Array>({
-        pull: async (controller) => {
-          if (!reader) {
-            reader = fileStream(file).getReader();
-            return controller.enqueue(head);
-          }
-          if (ended) return controller.close();
-          const { done, value } = await reader.read();
-          if (done) {
-            ended = true;
-            return controller.enqueue(tail);
-          }
-          controller.enqueue(escapeJsonString(value));
+      return new ReadableStream<Uint8Array>(
+        {
+          pull: async (controller) => {
+            if (!reader) {
+              reader = fileStream(file).getReader();
+              return controller.enqueue(head);
+            }
+            if (ended) return controller.close();
+            const { done, value } = await reader.read();
+            if (done) {
+              ended = true;
+              return controller.enqueue(tail);
+            }
+            controller.enqueue(escapeJsonString(value));
+          },
+          cancel: (reason) => reader?.cancel(reason),
         },
-        cancel: (reason) => reader?.cancel(reason),
-      }, { highWaterMark: 0 });
+        { highWaterMark: 0 },
+      );
     },
   };
 }

@@ -20,9 +20,7 @@ export interface AdmissionLimits {
   pendingTotal: number;
 }
 
-export type Admission =
-  | { ok: true }
-  | { ok: false; status: 404 | 429; error: string; message: string };
+export type Admission = { ok: true } | { ok: false; status: 404 | 429; error: string; message: string };
 
 /** Any value: PostgreSQL serialises admissions across instances on this advisory lock. */
 const ADMISSION_LOCK = 0x7765_6273;
@@ -31,8 +29,18 @@ export async function admitIntent(store: StateStore, intent: Omit<Intent, "id">,
   return store.db.transaction().execute(async (trx) => {
     if (store.engine === "postgres") await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
     const { topic, callback, callback_host: host } = intent;
-    const subscribed = await trx.selectFrom("subscriptions").select("id").where("topic", "=", topic).where("callback", "=", callback).executeTakeFirst();
-    const pending = await trx.selectFrom("intents").select(["id", "mode"]).where("topic", "=", topic).where("callback", "=", callback).execute();
+    const subscribed = await trx
+      .selectFrom("subscriptions")
+      .select("id")
+      .where("topic", "=", topic)
+      .where("callback", "=", callback)
+      .executeTakeFirst();
+    const pending = await trx
+      .selectFrom("intents")
+      .select(["id", "mode"])
+      .where("topic", "=", topic)
+      .where("callback", "=", callback)
+      .execute();
     const same = pending.find((p) => p.mode === intent.mode);
 
     if (intent.mode === "unsubscribe" && !subscribed && !pending.some((p) => p.mode === "subscribe")) {
@@ -57,7 +65,10 @@ export async function admitIntent(store: StateStore, intent: Omit<Intent, "id">,
     // The same request again replaces the one waiting: one verification, with the latest values.
     if (same) await trx.deleteFrom("intents").where("id", "=", same.id).execute();
     const { mode, secret, lease_seconds } = intent;
-    await trx.insertInto("intents").values({ mode, topic, callback, callback_host: host, secret, lease_seconds, created_at: now, claimed_until: null }).execute();
+    await trx
+      .insertInto("intents")
+      .values({ mode, topic, callback, callback_host: host, secret, lease_seconds, created_at: now, claimed_until: null })
+      .execute();
     return { ok: true };
   });
 }
@@ -77,9 +88,17 @@ async function countIntents(db: Db, host?: string): Promise<number> {
 /** Verified subscriptions plus subscribe intents for a topic and callback not subscribed yet. */
 async function countSubscriptions(db: Db, host?: string): Promise<number> {
   let verified = db.selectFrom("subscriptions").select((eb) => eb.fn.countAll<number | string>().as("n"));
-  let waiting = db.selectFrom("intents as i").select((eb) => eb.fn.count<number | string>(sql`distinct i.topic || ' ' || i.callback`).as("n"))
+  let waiting = db
+    .selectFrom("intents as i")
+    .select((eb) => eb.fn.count<number | string>(sql`distinct i.topic || ' ' || i.callback`).as("n"))
     .where("i.mode", "=", "subscribe")
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("subscriptions as s").select("s.id").whereRef("s.topic", "=", "i.topic").whereRef("s.callback", "=", "i.callback"))));
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom("subscriptions as s").select("s.id").whereRef("s.topic", "=", "i.topic").whereRef("s.callback", "=", "i.callback"),
+        ),
+      ),
+    );
   if (host !== undefined) {
     verified = verified.where("callback_host", "=", host);
     waiting = waiting.where("i.callback_host", "=", host);

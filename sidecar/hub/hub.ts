@@ -33,7 +33,15 @@ export interface HubOptions {
 }
 
 export const DEFAULT_HUB_OPTIONS: Omit<HubOptions, "allowPrivateCallbacks" | "retryBaseMs"> = {
-  outbound: { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000, stallMs: 5_000, maxResponseBytes: 64 * 1024, idleSocketMs: 10_000, maxSockets: 128, dnsTimeoutMs: 5_000 },
+  outbound: {
+    connectTimeoutMs: 5_000,
+    totalTimeoutMs: 15_000,
+    stallMs: 5_000,
+    maxResponseBytes: 64 * 1024,
+    idleSocketMs: 10_000,
+    maxSockets: 128,
+    dnsTimeoutMs: 5_000,
+  },
   claimMs: 60_000,
   concurrency: 64,
   pollMs: 1_000,
@@ -147,11 +155,13 @@ export class Hub {
     const busy = () => this.inFlight.intents + this.inFlight.deliveries;
     const forIntents = Math.min(Math.ceil(this.options.concurrency / 2) - this.inFlight.intents, this.options.concurrency - busy());
     if (forIntents > 0) {
-      for (const intent of await this.store.claimIntents(now, forIntents, this.options.claimMs)) this.run("intents", () => this.verify(intent));
+      for (const intent of await this.store.claimIntents(now, forIntents, this.options.claimMs))
+        this.run("intents", () => this.verify(intent));
     }
     const forDeliveries = this.options.concurrency - busy();
     if (forDeliveries > 0) {
-      for (const delivery of await this.store.claimDeliveries(now, forDeliveries, this.options.claimMs)) this.run("deliveries", () => this.deliver(delivery));
+      for (const delivery of await this.store.claimDeliveries(now, forDeliveries, this.options.claimMs))
+        this.run("deliveries", () => this.deliver(delivery));
     }
   }
 

@@ -67,13 +67,24 @@ export function send(
       agent,
       // TLS checks the certificate against the callback's name, not the address dialled.
       servername: isIP(hostname) ? undefined : hostname,
-      headers: { host: url.host, "user-agent": "reviewcast-websub-hub", ...init.headers, ...(init.body && { "content-length": String(init.body.length) }) },
+      headers: {
+        host: url.host,
+        "user-agent": "reviewcast-websub-hub",
+        ...init.headers,
+        ...(init.body && { "content-length": String(init.body.length) }),
+      },
     });
     req.setTimeout(options.stallMs, () => req.destroy(new Error(`the callback took nothing for ${options.stallMs} ms`)));
-    const total = setTimeout(() => req.destroy(new Error(`no complete answer within ${options.totalTimeoutMs} ms`)), options.totalTimeoutMs);
+    const total = setTimeout(
+      () => req.destroy(new Error(`no complete answer within ${options.totalTimeoutMs} ms`)),
+      options.totalTimeoutMs,
+    );
     req.on("socket", (socket) => {
       if (!socket.connecting) return;
-      const connect = setTimeout(() => req.destroy(new Error(`could not connect within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+      const connect = setTimeout(
+        () => req.destroy(new Error(`could not connect within ${options.connectTimeoutMs} ms`)),
+        options.connectTimeoutMs,
+      );
       socket.once("connect", () => clearTimeout(connect));
       socket.once("close", () => clearTimeout(connect));
     });

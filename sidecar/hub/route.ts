@@ -55,21 +55,37 @@ export function defineHubRoute(hub: Hub, options: HubRouteOptions): Methods {
   };
 }
 
-async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchParams, mode: "subscribe" | "unsubscribe"): Promise<Response> {
+async function subscription(
+  hub: Hub,
+  options: HubRouteOptions,
+  form: URLSearchParams,
+  mode: "subscribe" | "unsubscribe",
+): Promise<Response> {
   const issues: Issue[] = [];
   const topic = form.get("hub.topic");
   if (!topic) issues.push({ path: ["hub.topic"], code: "invalid_type", message: "required" });
   else if (!topicPath(options.baseUrl, topic)) {
-    issues.push({ path: ["hub.topic"], code: "invalid_value", message: `expected one of: ${TOPICS.map((t) => `${options.baseUrl}${t.path}`).join(", ")}` });
+    issues.push({
+      path: ["hub.topic"],
+      code: "invalid_value",
+      message: `expected one of: ${TOPICS.map((t) => `${options.baseUrl}${t.path}`).join(", ")}`,
+    });
   }
   const callbackText = form.get("hub.callback");
   let callback: URL | undefined;
   if (!callbackText) issues.push({ path: ["hub.callback"], code: "invalid_type", message: "required" });
-  else if (!URL.canParse(callbackText)) issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an absolute https:// URL" });
+  else if (!URL.canParse(callbackText))
+    issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an absolute https:// URL" });
   else {
     callback = new URL(callbackText);
-    if (callback.protocol !== "https:") issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected an https:// URL: notifications are only sent over TLS" });
-    else if (callback.hash || callback.username || callback.password) issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected a URL without credentials or fragment" });
+    if (callback.protocol !== "https:")
+      issues.push({
+        path: ["hub.callback"],
+        code: "invalid_format",
+        message: "expected an https:// URL: notifications are only sent over TLS",
+      });
+    else if (callback.hash || callback.username || callback.password)
+      issues.push({ path: ["hub.callback"], code: "invalid_format", message: "expected a URL without credentials or fragment" });
     else if (options.callbackPorts !== "any" && !options.callbackPorts.has(Number(callback.port || 443))) {
       // A hub that GETs any port of any public host is a port scanner for hire.
       issues.push({ path: ["hub.callback"], code: "invalid_value", message: `expected port ${[...options.callbackPorts].join(" or ")}` });
@@ -83,7 +99,8 @@ async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchP
   try {
     await resolveCallback(callback, options.allowPrivateCallbacks);
   } catch (error) {
-    if (error instanceof CallbackRefused) return invalidParameters([{ path: ["hub.callback"], code: "invalid_value", message: error.message }]);
+    if (error instanceof CallbackRefused)
+      return invalidParameters([{ path: ["hub.callback"], code: "invalid_value", message: error.message }]);
     throw error;
   }
   const requested = leaseText === null ? options.lease.default : Number(leaseText);
@@ -97,14 +114,19 @@ async function subscription(hub: Hub, options: HubRouteOptions, form: URLSearchP
 
 async function publish(hub: Hub, options: HubRouteOptions, form: URLSearchParams): Promise<Response> {
   const urls = [...form.getAll("hub.url"), ...form.getAll("hub.topic")];
-  if (urls.length === 0) return invalidParameters([{ path: ["hub.url"], code: "invalid_type", message: "required: the topic URL that changed (repeatable)" }]);
+  if (urls.length === 0)
+    return invalidParameters([{ path: ["hub.url"], code: "invalid_type", message: "required: the topic URL that changed (repeatable)" }]);
   const unknown = urls.filter((u) => !topicPath(options.baseUrl, u));
-  if (unknown.length) return invalidParameters(unknown.map((u) => ({ path: ["hub.url"], code: "invalid_value", message: `${u} is not a topic of this hub` })));
+  if (unknown.length)
+    return invalidParameters(
+      unknown.map((u) => ({ path: ["hub.url"], code: "invalid_value", message: `${u} is not a topic of this hub` })),
+    );
   try {
     const result = await hub.publish(urls);
     return json(202, { status: "accepted", changed: result.changed, notifications: result.queued });
   } catch (error) {
-    if (error instanceof BundleError) return errorResponse(422, "bundle_refused", `the new build was refused and the previous one is still served: ${error.message}`);
+    if (error instanceof BundleError)
+      return errorResponse(422, "bundle_refused", `the new build was refused and the previous one is still served: ${error.message}`);
     throw error;
   }
 }

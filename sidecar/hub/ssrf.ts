@@ -55,7 +55,11 @@ function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
  */
 async function resolveName(host: string, dns: DnsOptions): Promise<{ address: string; family: number }[]> {
   const name = host.toLowerCase().replace(/\.$/, "");
-  if (name === "localhost" || name.endsWith(".localhost")) return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
+  if (name === "localhost" || name.endsWith(".localhost"))
+    return [
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ];
   const resolver = new Resolver({ timeout: dns.timeoutMs, tries: 1 });
   if (dns.servers) resolver.setServers(dns.servers);
   const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);

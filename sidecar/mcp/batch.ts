@@ -44,7 +44,16 @@ export async function answerBatch(messages: unknown[], one: (message: unknown) =
     const id = (message as { id?: string | number }).id;
     const method = (message as { method?: string }).method;
     if (bytes > MCP_BATCH_BYTES) {
-      if (method !== undefined && id !== undefined) parts.push(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: `The batch's answer is over ${MCP_BATCH_BYTES} bytes already: send this request on its own` } })));
+      if (method !== undefined && id !== undefined)
+        parts.push(
+          Buffer.from(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id,
+              error: { code: -32000, message: `The batch's answer is over ${MCP_BATCH_BYTES} bytes already: send this request on its own` },
+            }),
+          ),
+        );
       continue;
     }
     const response = await one(message);
@@ -58,7 +67,10 @@ export async function answerBatch(messages: unknown[], one: (message: unknown) =
   if (parts.length === 0) return new FastResponse(null, { status: 202, headers: CORS_HEADERS });
   // JSON-RPC 2.0 §6: a batch is answered with an array, even of one.
   const body = Buffer.concat([Buffer.from("["), ...parts.flatMap((p, i) => (i ? [COMMA, p] : [p])), Buffer.from("]")]);
-  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
+  return new FastResponse(body, {
+    status: 200,
+    headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) },
+  });
 }
 
 const COMMA = Buffer.from(",");

@@ -15,7 +15,11 @@ import { datasetPath } from "./resources.ts";
  * headers, invalid arguments, tool errors) goes to the SDK, so errors keep its exact shape.
  * Tests check that both paths give the same results.
  */
-export async function fastToolCall(tools: Map<string, ToolEntry>, request: Request, message: Record<string, unknown>): Promise<Response | undefined> {
+export async function fastToolCall(
+  tools: Map<string, ToolEntry>,
+  request: Request,
+  message: Record<string, unknown>,
+): Promise<Response | undefined> {
   if (message.method !== "tools/call" || (typeof message.id !== "string" && typeof message.id !== "number")) return undefined;
   const params = message.params as { name: string; arguments?: Record<string, unknown>; _meta?: unknown; task?: unknown };
   const tool = tools.get(params.name);
@@ -30,7 +34,10 @@ export async function fastToolCall(tools: Map<string, ToolEntry>, request: Reque
   else parts.push(Buffer.from(JSON.stringify(result)));
   parts.push(Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`));
   const body = Buffer.concat(parts);
-  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) } });
+  return new FastResponse(body, {
+    status: 200,
+    headers: { "content-type": "application/json", ...CORS_HEADERS, "content-length": String(body.length) },
+  });
 }
 
 const RESULT = Buffer.from('{"result":');
@@ -49,8 +56,14 @@ function sdkAccepts(request: Request): boolean {
  * large one) as the client reads it: the SDK would hold the whole text, several times over, for
  * as long as the client does not read.
  */
-export async function fastResourceRead(ref: BundleRef, baseUrl: string, request: Request, message: Record<string, unknown>): Promise<Response | undefined> {
-  if (message.method !== "resources/read" || (typeof message.id !== "string" && typeof message.id !== "number") || !sdkAccepts(request)) return undefined;
+export async function fastResourceRead(
+  ref: BundleRef,
+  baseUrl: string,
+  request: Request,
+  message: Record<string, unknown>,
+): Promise<Response | undefined> {
+  if (message.method !== "resources/read" || (typeof message.id !== "string" && typeof message.id !== "number") || !sdkAccepts(request))
+    return undefined;
   const uri = (message.params as { uri: string }).uri;
   const path = datasetPath(baseUrl, uri);
   const file = path && ref.current.files.get(path);

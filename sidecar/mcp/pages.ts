@@ -16,8 +16,12 @@ import { SerializedResult } from "./tool.ts";
 
 const EXCERPT = 100;
 
-export const Detail = z.enum(["compact", "full"]).default("compact")
-  .describe('"compact" (default): per review a text line (date, stars, author, id, excerpt) and its key fields; "full": every field, whole text and owner\'s reply');
+export const Detail = z
+  .enum(["compact", "full"])
+  .default("compact")
+  .describe(
+    '"compact" (default): per review a text line (date, stars, author, id, excerpt) and its key fields; "full": every field, whole text and owner\'s reply',
+  );
 
 /** A review in a compact page's structured result: its author and text are in its text line. */
 interface CompactReview {
@@ -145,7 +149,6 @@ function compact(r: PublicReview): CompactReview {
   };
 }
 
-
 /**
  * Review texts, replies and authors' names are customers' (and the owner's) words: in text results
  * each is quoted between « and » (any « or » inside made ‹ ›, so a review cannot close its quote),
@@ -158,11 +161,18 @@ export function quoted(text: string): string {
 }
 
 export function renderReview(r: PublicReview, detail: "compact" | "full", focus?: string): string {
-  if (detail === "compact") return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerptFor(r.text, focus, EXCERPT))}`;
+  if (detail === "compact")
+    return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerptFor(r.text, focus, EXCERPT))}`;
   const reply = r.response ? `\n  Owner's reply (${r.response.date}): ${quoted(r.response.text)}` : "";
   return `${r.date} ${r.rating}/5 by ${quoted(r.author)} [${r.id}]\n  ${quoted(r.text.replace(/\n+/g, " "))}${reply}`;
 }
 
 export function link(r: PublicReview) {
-  return { type: "resource_link" as const, uri: r.url, name: r.id, title: `${r.rating}/5 review by ${quoted(r.author)}, ${r.date}`, mimeType: "text/html" };
+  return {
+    type: "resource_link" as const,
+    uri: r.url,
+    name: r.id,
+    title: `${r.rating}/5 review by ${quoted(r.author)}, ${r.date}`,
+    mimeType: "text/html",
+  };
 }

@@ -27,7 +27,12 @@ import { registerTools } from "./tools.ts";
  */
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const PARAMS_OK: Record<string, (p: Record<string, unknown>) => boolean> = {
-  initialize: (p) => typeof p.protocolVersion === "string" && isObject(p.capabilities) && isObject(p.clientInfo) && typeof p.clientInfo.name === "string" && typeof p.clientInfo.version === "string",
+  initialize: (p) =>
+    typeof p.protocolVersion === "string" &&
+    isObject(p.capabilities) &&
+    isObject(p.clientInfo) &&
+    typeof p.clientInfo.name === "string" &&
+    typeof p.clientInfo.version === "string",
   "tools/call": (p) => typeof p.name === "string" && (p.arguments === undefined || isObject(p.arguments)),
   "resources/read": (p) => typeof p.uri === "string",
   "prompts/get": (p) => typeof p.name === "string" && (p.arguments === undefined || isObject(p.arguments)),
@@ -79,7 +84,10 @@ export function defineMcpRoute(deps: McpDeps): Methods {
  */
 class ServerPool {
   private readonly idle: McpServer[] = [];
-  constructor(private readonly create: () => McpServer, private readonly max = 64) {}
+  constructor(
+    private readonly create: () => McpServer,
+    private readonly max = 64,
+  ) {}
 
   acquire(): McpServer {
     return this.idle.pop() ?? this.create();
@@ -90,7 +98,13 @@ class ServerPool {
   }
 }
 
-async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, request: Request, tools?: Map<string, ToolEntry>): Promise<Response> {
+async function post(
+  deps: McpDeps,
+  revoked: RevocationCheck,
+  pool: ServerPool,
+  request: Request,
+  tools?: Map<string, ToolEntry>,
+): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
   const read = await readBody(request, MCP_BODY_LIMIT);
@@ -120,7 +134,9 @@ async function post(deps: McpDeps, revoked: RevocationCheck, pool: ServerPool, r
   }
   const asked = acceptingAnything(request);
   if (batch) return answerBatch(messages, (message) => answer(deps, pool, asked, message, tools));
-  const response = (await fastResourceRead(deps.bundle, deps.baseUrl, asked, body as Record<string, unknown>)) ?? (await answer(deps, pool, asked, body, tools));
+  const response =
+    (await fastResourceRead(deps.bundle, deps.baseUrl, asked, body as Record<string, unknown>)) ??
+    (await answer(deps, pool, asked, body, tools));
   if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue());
   return response;
 }
@@ -139,7 +155,13 @@ function acceptingAnything(request: Request): Request {
 }
 
 /** One JSON-RPC message, answered by the fast path when it can, by the SDK otherwise. */
-async function answer(deps: McpDeps, pool: ServerPool, request: Request, message: unknown, tools?: Map<string, ToolEntry>): Promise<Response> {
+async function answer(
+  deps: McpDeps,
+  pool: ServerPool,
+  request: Request,
+  message: unknown,
+  tools?: Map<string, ToolEntry>,
+): Promise<Response> {
   if (tools) {
     const fast = await fastToolCall(tools, request, message as Record<string, unknown>);
     if (fast) return fast;
@@ -153,7 +175,11 @@ async function answer(deps: McpDeps, pool: ServerPool, request: Request, message
     const text = await response.text();
     // One write with a known length: a chunked body in several writes can stall on Nagle's
     // algorithm against the client's delayed ACK.
-    const headers: Record<string, string> = { ...Object.fromEntries(response.headers), ...CORS_HEADERS, "content-length": String(Buffer.byteLength(text)) };
+    const headers: Record<string, string> = {
+      ...Object.fromEntries(response.headers),
+      ...CORS_HEADERS,
+      "content-length": String(Buffer.byteLength(text)),
+    };
     reusable = true;
     return new FastResponse(response.status === 202 || !text ? null : text, { status: response.status, headers });
   } finally {
@@ -170,7 +196,13 @@ async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): P
   if (problem) return problem;
   const claims = deps.signer.verify(request.headers.get("mcp-session-id")!)!;
   if (!(await deps.revocations.revoke(claims.sid, claims.exp, deps.maxRevocations ?? DEFAULT_MAX_REVOCATIONS))) {
-    return rpcError(429, -32000, "Too many ended sessions are remembered right now; this one stays valid until it expires (24 hours after initialize): stop using it", null, { "retry-after": "60" });
+    return rpcError(
+      429,
+      -32000,
+      "Too many ended sessions are remembered right now; this one stays valid until it expires (24 hours after initialize): stop using it",
+      null,
+      { "retry-after": "60" },
+    );
   }
   return new FastResponse(null, { status: 204, headers: CORS_HEADERS });
 }
@@ -191,9 +223,11 @@ async function checkSession(deps: McpDeps, revoked: RevocationCheck, request: Re
  */
 function guard(deps: McpDeps, request: Request): Response | undefined {
   const origin = request.headers.get("origin");
-  if (origin !== null && !deps.allowedOrigins.has(origin.toLowerCase())) return rpcError(403, -32000, `Forbidden: origin ${origin} is not allowed`);
+  if (origin !== null && !deps.allowedOrigins.has(origin.toLowerCase()))
+    return rpcError(403, -32000, `Forbidden: origin ${origin} is not allowed`);
   const host = request.headers.get("host");
-  if (deps.allowedHosts && host !== null && !deps.allowedHosts.has(host.toLowerCase())) return rpcError(403, -32000, `Forbidden: host ${host} is not allowed`);
+  if (deps.allowedHosts && host !== null && !deps.allowedHosts.has(host.toLowerCase()))
+    return rpcError(403, -32000, `Forbidden: host ${host} is not allowed`);
   return undefined;
 }
 
@@ -229,7 +263,13 @@ function isJsonRpc(m: unknown): m is { jsonrpc: "2.0"; method?: string; params?:
   return "result" in msg || "error" in msg;
 }
 
-function rpcError(status: number, code: number, message: string, id: string | number | null = null, headers: Record<string, string> = {}): Response {
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+  headers: Record<string, string> = {},
+): Response {
   return new FastResponse(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }), {
     status,
     headers: { "content-type": "application/json", ...CORS_HEADERS, ...headers },

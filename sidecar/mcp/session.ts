@@ -59,7 +59,10 @@ export class SessionSigner {
   /** Ids whose signature was checked, kept so a session's next requests skip the HMAC. */
   private readonly verified = new LRUCache<string, SessionClaims>({ max: 10_000 });
 
-  constructor(private readonly secret: string, private readonly now: () => number = () => Math.floor(Date.now() / 1000)) {}
+  constructor(
+    private readonly secret: string,
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
 
   issue(): string {
     const iat = this.now();

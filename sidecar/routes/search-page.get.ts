@@ -41,9 +41,17 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
       }
     }
     const body = reviewsListPage({
-      baseUrl, business: bundle.dataset.business,
-      jsonFeedUrl: `${baseUrl}/api/feed.json`, atomFeedUrl: `${baseUrl}/feed.xml`,
-      reviews, total, from, filters, nextCursor, refused, noindex: true,
+      baseUrl,
+      business: bundle.dataset.business,
+      jsonFeedUrl: `${baseUrl}/api/feed.json`,
+      atomFeedUrl: `${baseUrl}/feed.xml`,
+      reviews,
+      total,
+      from,
+      filters,
+      nextCursor,
+      refused,
+      noindex: true,
     });
     return new FastResponse(request.method === "HEAD" ? null : body, {
       status: refused ? 400 : 200,

@@ -97,7 +97,10 @@ function missing(bundle: BundleRef, request: Request, url: URL, reviewId?: strin
   const gone = reviewId !== undefined && bundle.current.withdrawn.some((w) => w.id === reviewId);
   const page = bundle.current.files.get("/404.html");
   if (page && prefersHtml(request.headers.get("accept"))) {
-    return new FastResponse(request.method === "HEAD" ? null : (identityOf(page) as unknown as BodyInit), { status: gone ? 410 : 404, headers: { "content-type": page.contentType, "cache-control": "public, max-age=60" } });
+    return new FastResponse(request.method === "HEAD" ? null : (identityOf(page) as unknown as BodyInit), {
+      status: gone ? 410 : 404,
+      headers: { "content-type": page.contentType, "cache-control": "public, max-age=60" },
+    });
   }
   if (gone) return errorResponse(410, "gone", `${url.pathname}: this review was withdrawn and is no longer published`);
   return notFound(url.pathname);

@@ -20,7 +20,13 @@ export interface SearchResult {
 
 export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<SearchResult> {
   const issues: Issue[] = [];
-  const filter: ReviewFilter = { rating: params.rating, minRating: params.min_rating, since: params.since, until: params.until, query: params.query };
+  const filter: ReviewFilter = {
+    rating: params.rating,
+    minRating: params.min_rating,
+    since: params.since,
+    until: params.until,
+    query: params.query,
+  };
   // The schema made sure there is at least one word.
   if (params.words !== undefined) filter.words = TextIndex.words(params.words);
   if (params.mentions_technician !== undefined) {
@@ -31,7 +37,12 @@ export function searchReviews(bundle: Bundle, params: SearchParams): Parsed<Sear
   if (params.mentions_service !== undefined) {
     const services = bundle.dataset.business.services;
     if (services.some((s) => s.id === params.mentions_service)) filter.service = params.mentions_service;
-    else issues.push({ path: ["mentions_service"], code: "invalid_value", message: `unknown service id; expected one of: ${services.map((s) => s.id).join(", ")}` });
+    else
+      issues.push({
+        path: ["mentions_service"],
+        code: "invalid_value",
+        message: `unknown service id; expected one of: ${services.map((s) => s.id).join(", ")}`,
+      });
   }
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor);
   if (after === null) issues.push({ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" });
@@ -61,7 +72,8 @@ export const CHANGED_MAX = 1000;
  */
 export function reviewsSince(bundle: Bundle, since: string, limit: number, cursor?: string): Parsed<SinceResult> {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  if (after === null) return { ok: false, issues: [{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" }] };
+  if (after === null)
+    return { ok: false, issues: [{ path: ["cursor"], code: "invalid_value", message: "expected the next_cursor of a previous response" }] };
   const changed = bundle.index.changedSince(since, CHANGED_MAX);
   return {
     ok: true,

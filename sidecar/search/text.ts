@@ -118,12 +118,16 @@ export class TextIndex {
     if (words.length === 0) {
       // No letter or digit to narrow by: a scan of all the texts for the needle's bytes.
       if (!needle.length) return bits.fill(0xffffffff);
-      for (let first = 0; first < this.size; ) {
+      for (let first = 0; first < this.size;) {
         // Texts [first, last) read at once, about a MiB of them.
-        const last = Math.max(first + 1, partitionPoint(this.size, (p) => this.starts[p + 1]! - this.starts[first]! <= SCAN_BYTES));
+        const last = Math.max(
+          first + 1,
+          partitionPoint(this.size, (p) => this.starts[p + 1]! - this.starts[first]! <= SCAN_BYTES),
+        );
         const texts = this.texts(first, last);
         const base = this.starts[first]!;
-        for (let p = first; p < last; p++) if (texts.subarray(this.starts[p]! - base, this.starts[p + 1]! - base).includes(needle)) setBit(bits, p);
+        for (let p = first; p < last; p++)
+          if (texts.subarray(this.starts[p]! - base, this.starts[p + 1]! - base).includes(needle)) setBit(bits, p);
         first = last;
       }
       return bits;
@@ -152,7 +156,12 @@ export class TextIndex {
     const from = this.starts[first]!;
     const length = this.starts[last]! - from;
     const { bytes, read } = this.lowered.view(from, length);
-    for (let p = first; read && p < last; p++) this.lowered.check(bytes.subarray(this.starts[p]! - from, this.starts[p + 1]! - from), this.crcs[p]!, `the search text of review ${p + 1}`);
+    for (let p = first; read && p < last; p++)
+      this.lowered.check(
+        bytes.subarray(this.starts[p]! - from, this.starts[p + 1]! - from),
+        this.crcs[p]!,
+        `the search text of review ${p + 1}`,
+      );
     return bytes;
   }
 
@@ -186,7 +195,10 @@ export class TextIndexBuilder {
   private readonly starts: number[] = [0];
   private readonly crcs: number[] = [];
 
-  constructor(spill: Spill, private readonly cacheBytes: number) {
+  constructor(
+    spill: Spill,
+    private readonly cacheBytes: number,
+  ) {
     this.lowered = spill.writer();
   }
 

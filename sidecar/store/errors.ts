@@ -14,5 +14,7 @@ export function isDatabaseError(error: unknown): boolean {
   if (code.startsWith("SQLITE_")) return /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/.test(code);
   // The driver's socket to the server.
   if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"].includes(code)) return true;
-  return /Connection terminated|terminating connection|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message);
+  return /Connection terminated|terminating connection|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    e.message,
+  );
 }

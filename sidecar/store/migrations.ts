@@ -4,9 +4,13 @@ import { callbackHost } from "./tables.ts";
 
 export function migrations(engine: "sqlite" | "postgres"): Record<string, Migration> {
   const id = (db: Kysely<any>, table: string) =>
-    db.schema.createTable(table).ifNotExists().addColumn("id", "integer", (c) =>
-      // PostgreSQL has no AUTOINCREMENT: an identity column is its equivalent.
-      engine === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+    db.schema
+      .createTable(table)
+      .ifNotExists()
+      .addColumn("id", "integer", (c) =>
+        // PostgreSQL has no AUTOINCREMENT: an identity column is its equivalent.
+        engine === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+      );
   return {
     "001_hub": {
       async up(db) {
@@ -41,11 +45,15 @@ export function migrations(engine: "sqlite" | "postgres"): Record<string, Migrat
           .addColumn("claimed_until", "bigint")
           .execute();
         await db.schema.createIndex("deliveries_due").ifNotExists().on("deliveries").column("next_attempt_at").execute();
-        await db.schema.createTable("topics").ifNotExists()
+        await db.schema
+          .createTable("topics")
+          .ifNotExists()
           .addColumn("topic", "text", (c) => c.primaryKey())
           .addColumn("etag", "text", (c) => c.notNull())
           .execute();
-        await db.schema.createTable("mcp_revocations").ifNotExists()
+        await db.schema
+          .createTable("mcp_revocations")
+          .ifNotExists()
           .addColumn("sid", "text", (c) => c.primaryKey())
           .addColumn("expires_at", "bigint", (c) => c.notNull())
           .execute();
@@ -56,7 +64,12 @@ export function migrations(engine: "sqlite" | "postgres"): Record<string, Migrat
       async up(db) {
         for (const table of ["subscriptions", "intents"] as const) {
           const rows = await db.selectFrom(table).select(["id", "callback"]).execute();
-          for (const row of rows) await db.updateTable(table).set({ callback_host: callbackHost(new URL(row.callback)) }).where("id", "=", row.id).execute();
+          for (const row of rows)
+            await db
+              .updateTable(table)
+              .set({ callback_host: callbackHost(new URL(row.callback)) })
+              .where("id", "=", row.id)
+              .execute();
         }
         await db.schema.createIndex("intents_host").ifNotExists().on("intents").column("callback_host").execute();
         await db.schema.createIndex("intents_callback").ifNotExists().on("intents").columns(["topic", "callback"]).execute();

@@ -32,14 +32,20 @@ function unclaimed(now: number) {
 export const MAX_FAILURES = 3;
 
 export class StateStore implements Revocations {
-  constructor(readonly db: Kysely<Database>, readonly engine: Engine) {}
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly engine: Engine,
+  ) {}
 
   async close(): Promise<void> {
     await this.db.destroy();
   }
 
   async addIntent(intent: Omit<Intent, "id">, now: number): Promise<void> {
-    await this.db.insertInto("intents").values({ ...intent, created_at: now, claimed_until: null }).execute();
+    await this.db
+      .insertInto("intents")
+      .values({ ...intent, created_at: now, claimed_until: null })
+      .execute();
   }
 
   async claimIntents(now: number, limit: number, leaseMs: number): Promise<Intent[]> {
@@ -47,9 +53,7 @@ export class StateStore implements Revocations {
       .updateTable("intents")
       .set({ claimed_until: now + leaseMs })
       .where("id", "in", (eb) => {
-        const due = eb.selectFrom("intents").select("id")
-          .where(unclaimed(now))
-          .orderBy("id").limit(limit);
+        const due = eb.selectFrom("intents").select("id").where(unclaimed(now)).orderBy("id").limit(limit);
         return this.engine === "postgres" ? due.forUpdate().skipLocked() : due;
       })
       .returning(["id", "mode", "topic", "callback", "callback_host", "secret", "lease_seconds"])
@@ -73,7 +77,9 @@ export class StateStore implements Revocations {
       created_at: now,
     };
     const { created_at: _, ...update } = values;
-    await this.db.insertInto("subscriptions").values(values)
+    await this.db
+      .insertInto("subscriptions")
+      .values(values)
       .onConflict((oc) => oc.columns(["topic", "callback"]).doUpdateSet(update))
       .execute();
   }
@@ -81,7 +87,12 @@ export class StateStore implements Revocations {
   /** Verified unsubscribe, or removal after failures: the pending delivery goes with it. */
   async unsubscribe(topic: string, callback: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const sub = await trx.selectFrom("subscriptions").select("id").where("topic", "=", topic).where("callback", "=", callback).executeTakeFirst();
+      const sub = await trx
+        .selectFrom("subscriptions")
+        .select("id")
+        .where("topic", "=", topic)
+        .where("callback", "=", callback)
+        .executeTakeFirst();
       if (!sub) return false;
       await trx.deleteFrom("deliveries").where("subscription_id", "=", sub.id).execute();
       await trx.deleteFrom("subscriptions").where("id", "=", sub.id).execute();
@@ -99,10 +110,13 @@ export class StateStore implements Revocations {
     return this.db.selectFrom("subscriptions").selectAll().where("topic", "=", topic).where("callback", "=", callback).executeTakeFirst();
   }
 
-
   /** Record a topic's content when nothing is recorded yet, notifying no one. */
   async recordTopic(topic: string, etag: string): Promise<void> {
-    await this.db.insertInto("topics").values({ topic, etag }).onConflict((oc) => oc.column("topic").doNothing()).execute();
+    await this.db
+      .insertInto("topics")
+      .values({ topic, etag })
+      .onConflict((oc) => oc.column("topic").doNothing())
+      .execute();
   }
 
   /**
@@ -115,21 +129,39 @@ export class StateStore implements Revocations {
     return this.db.transaction().execute(async (trx) => {
       const changed = await trx.updateTable("topics").set({ etag }).where("topic", "=", topic).where("etag", "<>", etag).executeTakeFirst();
       if (Number(changed.numUpdatedRows) === 0) {
-        const inserted = await trx.insertInto("topics").values({ topic, etag }).onConflict((oc) => oc.column("topic").doNothing()).executeTakeFirst();
+        const inserted = await trx
+          .insertInto("topics")
+          .values({ topic, etag })
+          .onConflict((oc) => oc.column("topic").doNothing())
+          .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
       }
       const queued = await trx
         .insertInto("deliveries")
         .columns(["subscription_id", "topic", "etag", "attempt", "next_attempt_at", "claimed_until"])
         .expression((eb) =>
-          eb.selectFrom("subscriptions")
-            .select((s) => ["id", "topic", sql.lit(etag).as("etag"), sql.lit(0).as("attempt"), sql.lit(now).as("next_attempt_at"), sql.lit(null).as("claimed_until")])
+          eb
+            .selectFrom("subscriptions")
+            .select((s) => [
+              "id",
+              "topic",
+              sql.lit(etag).as("etag"),
+              sql.lit(0).as("attempt"),
+              sql.lit(now).as("next_attempt_at"),
+              sql.lit(null).as("claimed_until"),
+            ])
             .where("topic", "=", topic)
-            .where("expires_at", ">", now))
+            .where("expires_at", ">", now),
+        )
         // A notification still pending for older content is replaced by this one.
-        .onConflict((oc) => oc.column("subscription_id").doUpdateSet((eb) => ({
-          etag: eb.ref("excluded.etag"), attempt: 0, next_attempt_at: eb.ref("excluded.next_attempt_at"), claimed_until: null,
-        })))
+        .onConflict((oc) =>
+          oc.column("subscription_id").doUpdateSet((eb) => ({
+            etag: eb.ref("excluded.etag"),
+            attempt: 0,
+            next_attempt_at: eb.ref("excluded.next_attempt_at"),
+            claimed_until: null,
+          })),
+        )
         .executeTakeFirst();
       return Number(queued.numInsertedOrUpdatedRows ?? 0);
     });
@@ -140,17 +172,27 @@ export class StateStore implements Revocations {
       .updateTable("deliveries")
       .set({ claimed_until: now + leaseMs })
       .where("id", "in", (eb) => {
-        const due = eb.selectFrom("deliveries").select("id")
+        const due = eb
+          .selectFrom("deliveries")
+          .select("id")
           .where("next_attempt_at", "<=", now)
           .where(unclaimed(now))
-          .orderBy("id").limit(limit);
+          .orderBy("id")
+          .limit(limit);
         return this.engine === "postgres" ? due.forUpdate().skipLocked() : due;
       })
       .returning(["id", "subscription_id", "topic", "etag", "attempt"])
       .execute();
     if (claimed.length === 0) return [];
-    const subs = await this.db.selectFrom("subscriptions").select(["id", "callback", "secret"])
-      .where("id", "in", claimed.map((d) => d.subscription_id)).execute();
+    const subs = await this.db
+      .selectFrom("subscriptions")
+      .select(["id", "callback", "secret"])
+      .where(
+        "id",
+        "in",
+        claimed.map((d) => d.subscription_id),
+      )
+      .execute();
     const byId = new Map(subs.map((s) => [s.id, s]));
     return claimed.flatMap((d) => {
       const s = byId.get(d.subscription_id);
@@ -172,17 +214,24 @@ export class StateStore implements Revocations {
    */
   async failed(d: Delivery, now: number, retryBaseMs: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const sub = await trx.updateTable("subscriptions").set((eb) => ({ failures: eb("failures", "+", 1) }))
-        .where("id", "=", d.subscription_id).returning(["failures", "topic", "callback"]).executeTakeFirst();
+      const sub = await trx
+        .updateTable("subscriptions")
+        .set((eb) => ({ failures: eb("failures", "+", 1) }))
+        .where("id", "=", d.subscription_id)
+        .returning(["failures", "topic", "callback"])
+        .executeTakeFirst();
       if (!sub) return true;
       if (sub.failures >= MAX_FAILURES) {
         await trx.deleteFrom("deliveries").where("subscription_id", "=", d.subscription_id).execute();
         await trx.deleteFrom("subscriptions").where("id", "=", d.subscription_id).execute();
         return true;
       }
-      await trx.updateTable("deliveries")
+      await trx
+        .updateTable("deliveries")
         .set({ attempt: d.attempt + 1, next_attempt_at: now + retryBaseMs * 2 ** d.attempt, claimed_until: null })
-        .where("id", "=", d.id).where("etag", "=", d.etag).execute();
+        .where("id", "=", d.id)
+        .where("etag", "=", d.etag)
+        .execute();
       return false;
     });
   }
@@ -203,16 +252,27 @@ export class StateStore implements Revocations {
 
   /** Whether an intent or a delivery is waiting to be claimed now. */
   async hasDueWork(now: number): Promise<boolean> {
-    const intent = await this.db.selectFrom("intents").select("id")
-      .where(unclaimed(now)).limit(1).executeTakeFirst();
+    const intent = await this.db.selectFrom("intents").select("id").where(unclaimed(now)).limit(1).executeTakeFirst();
     if (intent) return true;
-    const delivery = await this.db.selectFrom("deliveries").select("id").where("next_attempt_at", "<=", now)
-      .where(unclaimed(now)).limit(1).executeTakeFirst();
+    const delivery = await this.db
+      .selectFrom("deliveries")
+      .select("id")
+      .where("next_attempt_at", "<=", now)
+      .where(unclaimed(now))
+      .limit(1)
+      .executeTakeFirst();
     return delivery !== undefined;
   }
 
   async pendingDeliveries(): Promise<number> {
-    return Number((await this.db.selectFrom("deliveries").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
+    return Number(
+      (
+        await this.db
+          .selectFrom("deliveries")
+          .select((eb) => eb.fn.countAll<number | string>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   }
 
   // MCP session revocations (Revocations), shared by every instance on this database.

@@ -30,7 +30,11 @@ const paging = document.getElementById("paging")!;
 const prev = document.getElementById("prev") as HTMLButtonElement;
 const next = document.getElementById("next") as HTMLButtonElement;
 const lookup = JSON.parse(document.getElementById("names")!.textContent!) as Names;
-const state = JSON.parse(document.getElementById("page-state")!.textContent!) as { from: number; next_cursor: string | null; total: number };
+const state = JSON.parse(document.getElementById("page-state")!.textContent!) as {
+  from: number;
+  next_cursor: string | null;
+  total: number;
+};
 const api = form.dataset.api!;
 
 /** The pages before the one shown, to go back to; the one shown; the next one's cursor. */
@@ -82,8 +86,13 @@ async function show(place: Place): Promise<void> {
     const page = body as Page;
     shown = place;
     nextCursor = page.next_cursor;
-    results.innerHTML = page.reviews.map((r) => reviewArticle(r, lookup, { heading: "h2", link: true })).join("\n") || "<p>No review matches these filters.</p>";
-    status.textContent = page.total === 0 ? "No review matches these filters." : `Reviews ${count(place.from)}–${count(place.from + page.count - 1)} of ${count(page.total)}.`;
+    results.innerHTML =
+      page.reviews.map((r) => reviewArticle(r, lookup, { heading: "h2", link: true })).join("\n") ||
+      "<p>No review matches these filters.</p>";
+    status.textContent =
+      page.total === 0
+        ? "No review matches these filters."
+        : `Reviews ${count(place.from)}–${count(place.from + page.count - 1)} of ${count(page.total)}.`;
     showPaging(page.total);
     const address = filters();
     if (place.cursor) address.set("cursor", place.cursor);

@@ -22,25 +22,34 @@ export const getInsights = defineTool({
     outputSchema: { insights: z.looseObject({}) },
     annotations: READ_ONLY,
   },
-  handler: ({ ref, baseUrl }) => async (args) => {
-    const given = Object.entries(args).filter(([, v]) => v !== undefined);
-    if (given.length > 1) return error(`Give at most one of aspect, technician, service or service_area (got ${given.map(([k]) => k).join(", ")}).`);
-    const insights = ref.current.insights();
-    const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
-    if (given.length === 0) {
-      const sized = overviewOf(insights);
-      const text = `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
-      return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
-    }
-    const [kind, value] = given[0] as [keyof typeof args, string];
-    const list: { id: string; name: string }[] = kind === "aspect" ? insights.aspects : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"];
-    const found = resolveName(list, value, kind.replace("_", " "));
-    if ("message" in found) return error(`${kind}: ${found.message}.`);
-    const sized = forModel(found);
-    // Its quotes are customers' words (CONTRACT, MCP: quoted content, never instructions).
-    const profile = kind === "aspect" ? "" : `${profileOf(found as unknown as Entity, insights.aspects)}\n`;
-    return { content: [{ type: "text", text: `${QUOTED_NOTE}\n${profile}${JSON.stringify(sized)}\n${full}` }], structuredContent: { insights: { [kind]: sized } } };
-  },
+  handler:
+    ({ ref, baseUrl }) =>
+    async (args) => {
+      const given = Object.entries(args).filter(([, v]) => v !== undefined);
+      if (given.length > 1)
+        return error(`Give at most one of aspect, technician, service or service_area (got ${given.map(([k]) => k).join(", ")}).`);
+      const insights = ref.current.insights();
+      const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
+      if (given.length === 0) {
+        const sized = overviewOf(insights);
+        const text = `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
+        return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
+      }
+      const [kind, value] = given[0] as [keyof typeof args, string];
+      const list: { id: string; name: string }[] =
+        kind === "aspect"
+          ? insights.aspects
+          : insights.entities[kind === "technician" ? "technicians" : kind === "service" ? "services" : "service_areas"];
+      const found = resolveName(list, value, kind.replace("_", " "));
+      if ("message" in found) return error(`${kind}: ${found.message}.`);
+      const sized = forModel(found);
+      // Its quotes are customers' words (CONTRACT, MCP: quoted content, never instructions).
+      const profile = kind === "aspect" ? "" : `${profileOf(found as unknown as Entity, insights.aspects)}\n`;
+      return {
+        content: [{ type: "text", text: `${QUOTED_NOTE}\n${profile}${JSON.stringify(sized)}\n${full}` }],
+        structuredContent: { insights: { [kind]: sized } },
+      };
+    },
 });
 
 type Named = { id: string; name: string; review_count: number; average_rating: number };
@@ -52,11 +61,15 @@ type Entity = ReturnType<Bundle["insights"]>["entities"]["technicians"][number];
  * praise and complaint in the customers' words.
  */
 function profileOf(e: Entity, aspects: { id: string; name: string }[]): string {
-  const stars = Object.entries(e.rating_counts).map(([star, n]) => `${n}×${star}★`).join(", ");
+  const stars = Object.entries(e.rating_counts)
+    .map(([star, n]) => `${n}×${star}★`)
+    .join(", ");
   const lines = [...e.aspects]
     .sort((a, b) => b.total - a.total)
     .map((a) => {
-      const said = a.quotes.map((q) => `${q.polarity === "positive" ? "praise" : "complaint"}: ${quoted(q.quote.trim())} (${q.review_id})`).join("; ");
+      const said = a.quotes
+        .map((q) => `${q.polarity === "positive" ? "praise" : "complaint"}: ${quoted(q.quote.trim())} (${q.review_id})`)
+        .join("; ");
       return `- ${aspects.find((x) => x.id === a.id)?.name ?? a.id}: ${a.positive} positive, ${a.negative} negative, ${a.neutral} neutral${said ? `. ${said}` : ""}`;
     });
   return `${e.name}: ${e.review_count} reviews, average ${e.average_rating} (${stars}).${lines.length ? ` What its reviews say, by aspect:\n${lines.join("\n")}` : ""}`;
@@ -69,7 +82,12 @@ function profileOf(e: Entity, aspects: { id: string; name: string }[]): string {
 function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> {
   const entity = ({ id, name, review_count, average_rating }: Named) => ({ id, name, review_count, average_rating });
   return {
-    overview: { rating_value: i.overview.rating_value, review_count: i.overview.review_count, rating_counts: i.overview.rating_counts, by_quarter: i.overview.by_quarter.slice(-4) },
+    overview: {
+      rating_value: i.overview.rating_value,
+      review_count: i.overview.review_count,
+      rating_counts: i.overview.rating_counts,
+      by_quarter: i.overview.by_quarter.slice(-4),
+    },
     aspects: i.aspects.map(({ id, name, score, total }) => ({ id, name, score, mentions: total })),
     technicians: i.entities.technicians.map(entity),
     services: i.entities.services.map(entity),
@@ -78,7 +96,9 @@ function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> 
     // The answer's verdict ("Mostly yes") and its customers' counts; the sentences and quotes
     // (insights/faq.ts writes them as ` One says: “…”`) stay in the detail.
     faq: i.faq.map(({ question, answer, customers }) =>
-      customers ? { question, answer: answer.slice(0, answer.indexOf(":")), customers } : { question, answer: answer.replace(/ (?:One|Another) says: “[^”]*”/g, "") },
+      customers
+        ? { question, answer: answer.slice(0, answer.indexOf(":")), customers }
+        : { question, answer: answer.replace(/ (?:One|Another) says: “[^”]*”/g, "") },
     ),
     // The summary's sentences are the result's text.
   };
@@ -94,9 +114,7 @@ function forModel(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, v]) =>
-      CITATION_LISTS.has(key) && Array.isArray(v)
-        ? [key, { count: v.length, first: v.slice(0, CITATIONS) }]
-        : [key, forModel(v)],
+      CITATION_LISTS.has(key) && Array.isArray(v) ? [key, { count: v.length, first: v.slice(0, CITATIONS) }] : [key, forModel(v)],
     ),
   );
 }

@@ -9,21 +9,28 @@ export const getReview = defineTool({
   name: "get_review",
   config: {
     title: "One review",
-    description: "The full record of one review by its id (as returned by search_reviews): text, rating, date, technicians, services, area and the owner's reply if any.",
+    description:
+      "The full record of one review by its id (as returned by search_reviews): text, rating, date, technicians, services, area and the owner's reply if any.",
     inputSchema: strictArgs({ id: Slug.describe("Review id, e.g. r-2025-014") }),
     outputSchema: { review: z.looseObject({ id: Out.id, url: z.string(), date: Out.date, rating: Out.stars, text: z.string() }) },
     annotations: READ_ONLY,
   },
-  handler: ({ ref }) => async ({ id }) => {
-    const bundle = ref.current;
-    const review = bundle.index.review(id);
-    if (!review) {
-      const withdrawn = bundle.withdrawn.some((w) => w.id === id);
-      return error(withdrawn ? `Review ${id} was withdrawn and is no longer published.` : `No review has the id ${id}. Use search_reviews to find ids.`);
-    }
-    return {
-      content: [{ type: "text", text: `${QUOTED_NOTE}\n${renderReview(review, "full")}` }, link(review)],
-      structuredContent: { review },
-    };
-  },
+  handler:
+    ({ ref }) =>
+    async ({ id }) => {
+      const bundle = ref.current;
+      const review = bundle.index.review(id);
+      if (!review) {
+        const withdrawn = bundle.withdrawn.some((w) => w.id === id);
+        return error(
+          withdrawn
+            ? `Review ${id} was withdrawn and is no longer published.`
+            : `No review has the id ${id}. Use search_reviews to find ids.`,
+        );
+      }
+      return {
+        content: [{ type: "text", text: `${QUOTED_NOTE}\n${renderReview(review, "full")}` }, link(review)],
+        structuredContent: { review },
+      };
+    },
 });

@@ -21,18 +21,30 @@ export const getReviewsSince = defineTool({
     outputSchema: {
       since: Out.date,
       removed: z.array(z.string()),
-      changed: z.array(z.looseObject({ id: Out.id })).describe("Older reviews changed since, latest first (≤ 1000); same fields as reviews"),
+      changed: z
+        .array(z.looseObject({ id: Out.id }))
+        .describe("Older reviews changed since, latest first (≤ 1000); same fields as reviews"),
       changed_truncated: z.boolean().describe("More than 1000 changed"),
       ...PageOut,
     },
     annotations: READ_ONLY,
   },
-  handler: ({ ref, baseUrl }) => async ({ date, limit, cursor, detail }) => {
-    const bundle = ref.current;
-    const result = reviewsSince(bundle, date, limit, cursor);
-    if (!result.ok) return invalid(result.issues);
-    const { page, removed, changed, changedTruncated } = result.value;
-    const headline = `${page.total} reviews since ${date}; ${changed.length}${changedTruncated ? "+" : ""} older reviews published, edited or answered since; ${removed.length} withdrawn since`;
-    return pageContent(bundle, baseUrl, page, detail, headline, { since: date, removed: removed.map((w) => w.id) }, { positions: changed, truncated: changedTruncated });
-  },
+  handler:
+    ({ ref, baseUrl }) =>
+    async ({ date, limit, cursor, detail }) => {
+      const bundle = ref.current;
+      const result = reviewsSince(bundle, date, limit, cursor);
+      if (!result.ok) return invalid(result.issues);
+      const { page, removed, changed, changedTruncated } = result.value;
+      const headline = `${page.total} reviews since ${date}; ${changed.length}${changedTruncated ? "+" : ""} older reviews published, edited or answered since; ${removed.length} withdrawn since`;
+      return pageContent(
+        bundle,
+        baseUrl,
+        page,
+        detail,
+        headline,
+        { since: date, removed: removed.map((w) => w.id) },
+        { positions: changed, truncated: changedTruncated },
+      );
+    },
 });
