@@ -67,8 +67,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     progress("computing insights and writing a page per review");
     // The months' texts are judged (on worker threads when there are many) while this thread
     // writes reviews.json and sitemap.xml, which libuv's threads compress while the rest goes on,
-    // and the review pages are written on another worker. The manifest leaves the pages out: the
-    // sidecar reads a review's page from disk (routes/static.get.ts).
+    // and the review pages are written on another worker. The manifest leaves the pages out: they
+    // are for the CDN, and the sidecar makes a review's page from its loaded bundle (routes/static.get.ts).
     const figuring = later(figureMonths(months, context, cache));
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);
@@ -88,8 +88,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner, baseUrl));
     // Written here rather than by a template, so that it is compressed while Eleventy renders.
     // Its gzip copy, when large, from its pieces: each list's older months, unchanged from one
-    // day to the next, compressed once and kept (1% fewer bytes at 100k reviews, 1% more at
-    // 20k; 12% more at 5k, where the file is 1 MB: too small for it).
+    // day to the next, compressed once and kept (docs/benchmarks.md: what it costs in bytes).
     check("insights.json", InsightsSchema, insights);
     const pieces = jsonPieces(insights);
     const runs = pieces.flatMap((p) => p.bytes);

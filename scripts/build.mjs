@@ -13,9 +13,8 @@
  * be loaded on its own; what they share is in common chunks.
  *
  * package.json runs it with `--no-regexp-tier-up`: V8 otherwise compiles each regular expression
- * twice, to bytecode on its first use and to machine code on its second, and the model's patterns
- * of phrases and aspect terms (18 and 14 KB) took 0.08 s that way before the first review was
- * judged, on every thread that judges; compiled once to machine code, 0.02 s.
+ * twice, to bytecode on its first use and to machine code on its second; the model's large
+ * patterns of phrases and aspect terms are then compiled once, on every thread that judges.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -101,8 +100,7 @@ async function compile(dir) {
     // module here (Node does not look past node_modules/ for a package.json).
     writeFileSync(join(temporary, "package.json"), '{ "type": "module" }\n');
     // Eleventy and its packages in a few files: imported from its 400-odd modules, each resolved,
-    // read and compiled on its own, it took 0.24 s of every build; bundled, half
-    // (docs/benchmarks.md, "Eleventy bundled"). Its own files are found as from its package
+    // read and compiled on its own, it is a large part of a small build's time. Its own files are found as from its package
     // (`import.meta.url` written in, `require` from here). Without it (esbuild cannot bundle a
     // later version) the build imports the package (build/compiled.ts).
     await build({

@@ -1,7 +1,7 @@
 /**
  * A loaded bundle's large parts kept on disk instead of in memory: reviews.json's bytes, the
  * lowercased texts the search confirms against, and the large files with their compressed copies
- * (docs/benchmarks.md: at 100,000 reviews they were 70 of the sidecar's 240 MiB). One file per
+ * (in memory, they would be a third of the sidecar's at 100,000 reviews). One file per
  * bundle, in STATE_DIR, unlinked as soon as it is open: nothing else can open it by name, a new
  * dist/ cannot change it (each bundle has its own), and the disk space goes when the bundle does.
  * Reads are synchronous `pread`s, served from the page cache (about a microsecond each here).

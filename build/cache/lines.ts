@@ -60,8 +60,8 @@ const PIECE = 4 * 1024 * 1024;
 
 /**
  * A file's hash (and whether it grew from a kept file of `prefix` bytes hashing to `prefixHash`),
- * read a piece at a time on this thread: through libuv's threads, busy reading the cache's parts
- * meanwhile, hashing the review files took three times as long (docs/benchmarks.md, "fourth session").
+ * read a piece at a time on this thread: libuv's threads are busy reading the cache's parts
+ * meanwhile, and the review files would wait behind them.
  */
 export function hashFile(path: string, prefix = -1, prefixHash = ""): FileHash {
   const sha1 = createHash("sha1");

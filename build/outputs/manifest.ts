@@ -113,9 +113,8 @@ export class ManifestWriter {
   async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
     const kept = this.cache?.compressed(digestOf("sha1", bytes, "base64"), ".deflate");
     if (kept) this.used.add(kept);
-    // Read and checked at once, on this thread: a file's parts are many and small (insights.json
-    // has 130 at 100k reviews), and each one's trips through libuv's threads and back took twice
-    // as long (docs/benchmarks.md, "fourth session").
+    // Read and checked at once, on this thread: a file's parts are many and small, and a trip
+    // through libuv's threads and back for each costs more than the read.
     const read = kept ? readIfThere(kept) : undefined;
     // A kept part is used only if it inflates to the very bytes it stands for (README, "BUILD_CACHE_DIR").
     if (read && partHolds(read, bytes)) return read;
@@ -239,7 +238,7 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    // A review's own page (reviews/{id}.html) is read from disk by the sidecar, not from the manifest.
+    // A review's own page (reviews/{id}.html) is for the CDN: the sidecar makes it from its bundle.
     .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f) && !REVIEW_PAGE.test(f))
     .sort();
 }
@@ -252,17 +251,14 @@ async function listFiles(dir: string): Promise<string[]> {
 async function compressTo(file: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<number> {
   const compressor =
     ext === ".gz"
-      ? // Level 9 takes 6x longer than 6 on repetitive JSON (insights.json) for under 1% smaller,
-        // and 6 takes 1.3-1.8x longer than 5 on the large files for 1-3.5% smaller.
+      ? // The large files at level 5: higher levels cost several times the time for a few percent.
         createGzip({ level: size > LARGE ? 5 : 9, chunkSize: CHUNK })
       : createBrotliCompress({
           chunkSize: CHUNK,
           params: {
-            // Quality 10 is ~15x slower than 5 for a few percent: for small files only. 11 took
-            // three times as long as 10 on the site's pages for 1-3% smaller, and the pages that
-            // show counts change with every review. So do reviews.json and insights.json: of the
-            // business's 328 reviews (180 and 250 KB), quality 10 took 0.32 s of a core at every
-            // build, 7 takes 0.04 s for 11% and 18% more bytes (docs/benchmarks.md).
+            // Brotli's higher qualities cost many times the time for a few percent smaller, and the
+            // files that show counts change with every review: 10 for small files, 7 for medium
+            // ones (the datasets of a business's reviews), 5 for large (docs/benchmarks.md).
             [constants.BROTLI_PARAM_QUALITY]: size > LARGE ? 5 : size > MEDIUM ? 7 : 10,
             [constants.BROTLI_PARAM_SIZE_HINT]: size,
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,

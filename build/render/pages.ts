@@ -3,7 +3,7 @@
  * permalink /reviews/{id}/; from the template in views/review-page.ts); sitemap.ts and script.ts
  * write the sitemap and the pages' script. Review pages are written here in a plain loop, not through
  * Eleventy's pagination, and as flat files (no folder each), so that a million reviews stay
- * linear; they are not in the manifest (the sidecar reads them from disk). Which pages a build
+ * linear; they are not in the manifest (the sidecar makes them from its bundle). Which pages a build
  * writes is planned in page-plan.ts (pure); here the plan's inputs are read from the disk and the
  * cache, and it is applied.
  */

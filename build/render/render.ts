@@ -2,8 +2,8 @@
  * The site's pages (site/), rendered by Eleventy on a thread of its own (render-thread.ts), kept
  * for the process's life. Started at the build's start, the thread imports Eleventy (the largest
  * of the build's imports) beside the build's reading of its data, and renders while this thread
- * compresses the large files; on this thread, the import and the render were a fifth of a
- * rebuild's time at 100k reviews (docs/benchmarks.md, "fourth session").
+ * compresses the large files: on this thread, the import and the render would add to a
+ * rebuild's time.
  */
 import { JsonList } from "../../core/json.ts";
 import type { SiteData } from "../../core/site-data.ts";

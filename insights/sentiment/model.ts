@@ -72,10 +72,9 @@ export function model(): Model {
 const LOOKUPS_BEFORE_MAP = 100_000;
 
 /**
- * The rows of a model's sorted features. Mapping its 68,000 features took 30-45 ms on every
- * thread that judges, before its first review: a rebuild judging one new review paid that for
- * a few hundred look-ups, which halving the list does in well under a millisecond; a thread that
- * looks up more maps them.
+ * The rows of a model's sorted features, found by halving the list: mapping its tens of thousands
+ * of features would cost every thread that judges more, before its first review, than a rebuild's
+ * few hundred look-ups; a thread that looks up more maps them.
  */
 class SortedIndex {
   private map?: Map<string, number>;

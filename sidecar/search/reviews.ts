@@ -28,8 +28,6 @@ export interface ReviewFilter {
   service?: string;
 }
 
-/** Where a page starts: just after the review with this date and id. */
-
 export interface Page {
   total: number;
   positions: number[];

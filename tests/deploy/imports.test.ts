@@ -2,8 +2,8 @@
  * No module imports itself back through others, type-only imports included: an import cycle makes
  * load order matter and the layers impossible to tell apart. The graph is read from the sources'
  * import and export statements (relative specifiers only; packages cannot import us back).
- * madge and dependency-cruiser, the usual tools, do not install here: madge's peer TypeScript is
- * 5 (this project uses 7), and dependency-cruiser's current major needs Node 22.
+ * dependency-cruiser, the usual tool, needs Node 22 in its current major; the graph here is a
+ * regular expression and a depth-first walk.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

@@ -43,7 +43,7 @@ export const getInsights = defineTool({
       const found = resolveName(list, value, kind.replace("_", " "));
       if ("message" in found) return error(`${kind}: ${found.message}.`);
       const sized = forModel(found);
-      // Its quotes are customers' words (CONTRACT, MCP: quoted content, never instructions).
+      // Its quotes are customers' words: quoted, data, never instructions (README, MCP).
       const profile = kind === "aspect" ? "" : `${profileOf(found as unknown as Entity, insights.aspects)}\n`;
       return {
         content: [{ type: "text", text: `${QUOTED_NOTE}\n${profile}${JSON.stringify(sized)}\n${full}` }],
