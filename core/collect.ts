@@ -15,7 +15,7 @@ export const collect: () => void = (() => {
 /**
  * A full collection after every `every` items handed to it: a loop over a million reviews, a
  * month at a time, leaves each month's objects in V8's old generation (they outlive the young
- * one), which V8 let grow by gigabytes before collecting it (docs/benchmarks.md, the 1M build).
+ * one), which V8 let grow by gigabytes before collecting it (docs/benchmarks.md, "What the code does for speed").
  */
 export function collector(every: number): (items: number) => void {
   let since = 0;

@@ -1,7 +1,7 @@
 /**
  * `npm run build`: the build compiled by esbuild to plain ES modules, then run. Through tsx, every
- * module of the build and of Eleventy went through its loader thread at every run (docs/benchmarks.md,
- * "the build compiled"). The compiled folder is kept in
+ * module of the build and of Eleventy would go through its loader thread at every run
+ * (docs/benchmarks.md, "What the code does for speed"). The compiled folder is kept in
  * node_modules/.cache/reviewcast/ under a hash of what it is made from (every file in build/, insights/,
  * core/, views/ and site/, the lockfile, tsconfig.json and this file): a checkout compiles once,
  * and again only after a change to one of them.

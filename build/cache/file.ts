@@ -55,7 +55,7 @@ function own(parent: Record<string | number, unknown>, key: string | number): un
 /**
  * The value with each hole filled by its byte array (views on the file read, not copies), in
  * place: only the paths to the holes are walked, not every object of the part rebuilt
- * (docs/benchmarks.md, "the build compiled").
+ * (docs/benchmarks.md, "What the code does for speed").
  */
 function lower(value: unknown, holes: Head["holes"], bytes: readonly Uint8Array[]): unknown {
   let root = value;

@@ -20,7 +20,7 @@ export const runsOf = (content: Content): readonly Uint8Array[] => (content inst
  * The content in pieces for compressing: runs of a megabyte or more as they are (not copied),
  * smaller ones gathered (copied) into pieces of up to eight. Each piece is a round trip through
  * libuv's threads that waits for this thread, busy with the figures and Eleventy meanwhile
- * (docs/benchmarks.md, "the build compiled").
+ * (docs/benchmarks.md, "What the code does for speed").
  */
 export function* piecesOf(content: Content): Generator<Uint8Array> {
   let small: Uint8Array[] = [];
@@ -45,7 +45,7 @@ export function* piecesOf(content: Content): Generator<Uint8Array> {
 /**
  * Write a file's content: its runs as they are, up to a thousand in one call (writev). Written
  * run by run, each is a round trip through libuv's threads, and insights.json has tens of
- * thousands of runs (docs/benchmarks.md, "the build compiled").
+ * thousands of runs (docs/benchmarks.md, "What the code does for speed").
  */
 export async function writeContent(path: string, content: Content): Promise<void> {
   const file = await open(path, "w");

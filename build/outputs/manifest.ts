@@ -246,7 +246,7 @@ async function listFiles(dir: string): Promise<string[]> {
 /**
  * The file compressed into `file`, on libuv's threads, its runs written to the compressor in pieces
  * (output in chunks of a megabyte: in 64 KB chunks, each waited for this thread, which is busy
- * with the figures; docs/benchmarks.md, "figures behind the code").
+ * with the figures; docs/benchmarks.md, "What the code does for speed").
  */
 async function compressTo(file: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<number> {
   const compressor =

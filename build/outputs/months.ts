@@ -80,7 +80,7 @@ export interface MonthContext {
 
 /**
  * Reviews made between two full garbage collections in the loops over the months: at a million
- * reviews, without them, the build's peak came from garbage (docs/benchmarks.md, the 1M build).
+ * reviews, without them, the build's peak came from garbage (docs/benchmarks.md, "What the code does for speed").
  */
 const COLLECT_EVERY = 100_000;
 

@@ -2,7 +2,7 @@
  * A folder removed with its contents, in memory that does not grow with it: its entries are read
  * a batch at a time and removed one by one. `fs.rm` with `recursive` reads a folder's whole listing
  * and starts a promise for every entry: removing the previous dist/ of a million reviews held 2 GB
- * (docs/benchmarks.md, "the build compiled").
+ * (docs/benchmarks.md, "What the code does for speed").
  */
 import { opendirSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";

@@ -40,7 +40,7 @@ export type PagesPlan = { carry: false } | { carry: true; changed: PublicReview[
  * review, and of their code). The previous pages are carried over when the cache describes the
  * previous dist/ as it is (its manifest's hash) with pages that share the same, and few changed;
  * otherwise every page is written anew (writing over existing files is about ten times slower than
- * into a new folder: docs/benchmarks.md, "figures behind the code").
+ * into a new folder: docs/benchmarks.md, "What the code does for speed").
  */
 export function planPages(months: readonly Month[], shared: string, { kept, dist, folder }: PagesSeen): PagesPlan {
   if (!kept || !dist || !folder || kept.dist !== dist || kept.shared !== shared) return { carry: false };

@@ -50,7 +50,7 @@ export function writeChunkedPages({ folder, chunks, context }: ChunkedPagesJob):
 /**
  * Write each review's page into the folder. Written synchronously, one after the other: through
  * the promise API each write is a round trip through libuv's four threads, about ten times
- * slower for many small files (docs/benchmarks.md, "figures behind the code").
+ * slower for many small files (docs/benchmarks.md, "What the code does for speed").
  */
 export function writePages({ folder, reviews, context }: PagesJob): void {
   for (const review of reviews) writeFileSync(join(folder, `${review.id}.html`), reviewPage(review, context));
