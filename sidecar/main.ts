@@ -11,10 +11,11 @@ import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
 import { SpillError } from "./spill.ts";
 import { allowedFor } from "./mcp/route.ts";
-import { DEFAULT_HUB_OPTIONS, Hub } from "./hub/hub.ts";
-import { backpressured, collectWhenQuiet, limitServer, SERVER_LIMITS } from "./http/server.ts";
+import { Hub, hubOptionsOf } from "./hub/hub.ts";
+import { hubRouteOptionsOf } from "./hub/route.ts";
+import { backpressured, collectWhenQuiet, limitServer, serverLimitsOf } from "./http/server.ts";
 import { SessionSigner } from "./mcp/session.ts";
-import { sidecarSettings } from "./settings.ts";
+import { MiB, sidecarSettings } from "./settings.ts";
 import { openState, StateError } from "./state.ts";
 import { watchDist } from "./watch.ts";
 import { TOPICS } from "../core/urls.ts";
@@ -22,11 +23,7 @@ import { TOPICS } from "../core/urls.ts";
 try {
   const settings = sidecarSettings(process.env);
   const started = performance.now();
-  const bundleOptions = {
-    searchCacheBytes: settings.SEARCH_CACHE_MB * 1024 * 1024,
-    baseUrl: settings.BASE_URL,
-    spillDir: settings.STATE_DIR,
-  };
+  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * MiB, baseUrl: settings.BASE_URL, spillDir: settings.STATE_DIR };
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
   if (bundle.current.spill.where === "memory") {
     console.warn(
@@ -42,25 +39,8 @@ try {
   const allowed = allowedFor(settings.BASE_URL, settings.HOST, settings.PORT);
   const store = await openState(settings);
   const mcp = { signer: new SessionSigner(secret), revocations: store, maxRevocations: settings.MCP_MAX_REVOCATIONS, ...allowed };
-  const hub = new Hub(store, bundle, settings.BASE_URL, {
-    ...DEFAULT_HUB_OPTIONS,
-    allowPrivateCallbacks: settings.HUB_ALLOW_PRIVATE_CALLBACKS,
-    retryBaseMs: settings.HUB_RETRY_BASE_SECONDS * 1000,
-    claimMs: settings.HUB_CLAIM_SECONDS * 1000,
-  });
-  const hubOptions = {
-    baseUrl: settings.BASE_URL,
-    allowPrivateCallbacks: settings.HUB_ALLOW_PRIVATE_CALLBACKS,
-    lease: { min: settings.HUB_LEASE_MIN_SECONDS, max: settings.HUB_LEASE_MAX_SECONDS, default: settings.HUB_LEASE_DEFAULT_SECONDS },
-    limits: {
-      perHost: settings.HUB_MAX_PER_HOST,
-      total: settings.HUB_MAX_SUBSCRIPTIONS,
-      pendingPerHost: settings.HUB_MAX_PENDING_PER_HOST,
-      pendingTotal: settings.HUB_MAX_PENDING,
-    },
-    callbackPorts: settings.HUB_CALLBACK_PORTS,
-  };
-  const app = createApp({ bundle, settings, mcp, hub: { hub, options: hubOptions } });
+  const hub = new Hub(store, bundle, settings.BASE_URL, hubOptionsOf(settings));
+  const app = createApp({ bundle, settings, mcp, hub: { hub, options: hubRouteOptionsOf(settings) } });
   const anyHost = ["0.0.0.0", "::", "[::]"].includes(settings.HOST);
   const listener = await listen(backpressured(toNodeHandler(app)), {
     hostname: settings.HOST,
@@ -84,24 +64,15 @@ try {
     // listhen would exit at once on SIGTERM; the graceful stop below does it after in-flight work.
     autoClose: false,
   });
-  limitServer(listener.server as Server, {
-    ...SERVER_LIMITS,
-    maxConnections: settings.MAX_CONNECTIONS,
-    maxConnectionsPerClient: settings.MAX_CONNECTIONS_PER_CLIENT,
-    maxPipelined: settings.MAX_PIPELINED_REQUESTS,
-    stalledWriteMs: settings.STALLED_WRITE_SECONDS * 1000,
-    maxUnreadBytes: settings.MAX_UNREAD_MB * 1024 * 1024,
-    maxUnreadBytesPerClient: settings.MAX_UNREAD_MB_PER_CLIENT * 1024 * 1024,
-    minBodyBytesPerSecond: settings.MIN_BODY_BYTES_PER_SECOND,
-  });
+  limitServer(listener.server as Server, serverLimitsOf(settings));
   collectWhenQuiet(listener.server as Server);
   const address = listener.server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
   if (port !== settings.PORT) {
     // PORT=0: the loopback names with the port actually chosen are this server's own too.
     const chosen = allowedFor(settings.BASE_URL, settings.HOST, port);
-    for (const o of chosen.allowedOrigins) (mcp.allowedOrigins as Set<string>).add(o);
-    for (const h of chosen.allowedHosts ?? []) (mcp.allowedHosts as Set<string> | undefined)?.add(h);
+    for (const o of chosen.allowedOrigins) allowed.allowedOrigins.add(o);
+    for (const h of chosen.allowedHosts ?? []) allowed.allowedHosts?.add(h);
   }
   const ms = Math.round(performance.now() - started);
   console.log(

@@ -18,6 +18,22 @@ const Seconds = (fallback: number) =>
 
 const Count = (fallback: number) => z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(fallback);
 
+/** Seconds that must not be 0 (a time-out of none would cut every request). */
+const PositiveSeconds = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, { error: "expected a whole number of seconds, at least 1" })
+    .transform(Number)
+    .default(fallback);
+
+/** A count that must not be 0. */
+const PositiveCount = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, { error: "expected a whole number, at least 1" })
+    .transform(Number)
+    .default(fallback);
+
 export const SidecarSettings = BuildSettings.extend({
   PORT: Port.default(3000),
   HOST: z.string().min(1).default("localhost"),
@@ -37,6 +53,15 @@ export const SidecarSettings = BuildSettings.extend({
   /** Subscribe and unsubscribe requests waiting for verification, per callback host and in all. */
   HUB_MAX_PENDING_PER_HOST: Count(50),
   HUB_MAX_PENDING: Count(1_000),
+  /** A callback's connection: time to connect, time for the whole request, and time without a byte moving. */
+  HUB_CONNECT_TIMEOUT_SECONDS: PositiveSeconds(5),
+  HUB_DELIVERY_TIMEOUT_SECONDS: PositiveSeconds(15),
+  HUB_STALL_SECONDS: PositiveSeconds(5),
+  /** Verifications and deliveries in flight at once, per instance; of them, deliveries of a large topic. */
+  HUB_CONCURRENCY: PositiveCount(64),
+  HUB_LARGE_CONCURRENCY: PositiveCount(32),
+  /** Sockets open to all callbacks together. */
+  HUB_MAX_SOCKETS: PositiveCount(128),
   /** Ports callbacks may use: a comma-separated list, or "any". */
   HUB_CALLBACK_PORTS: z
     .string()
@@ -79,3 +104,8 @@ export type SidecarSettings = z.infer<typeof SidecarSettings>;
 export function sidecarSettings(env: Record<string, string | undefined>): SidecarSettings {
   return parseSettings(SidecarSettings, env);
 }
+
+/** Every setting at its default: where the modules take their defaults from, so that each is stated once (above). */
+export const DEFAULT_SETTINGS: SidecarSettings = sidecarSettings({});
+
+export const MiB = 1024 * 1024;

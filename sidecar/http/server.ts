@@ -9,6 +9,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from "n
 import type { Socket } from "node:net";
 import { type ConnectionLimits, Connections } from "./connections.ts";
 import { collect } from "../../core/collect.ts";
+import { DEFAULT_SETTINGS, MiB, type SidecarSettings } from "../settings.ts";
 
 export interface ServerLimits extends ConnectionLimits {
   /** Time for a request's headers to arrive, from the connection or the previous response. */
@@ -30,18 +31,23 @@ export interface ServerLimits extends ConnectionLimits {
   stalledWriteMs: number;
 }
 
-export const SERVER_LIMITS: ServerLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_024,
-  maxConnectionsPerClient: 256,
-  maxPipelined: 16,
-  stalledWriteMs: 10_000,
-  maxUnreadBytes: 64 * 1024 * 1024,
-  maxUnreadBytesPerClient: 16 * 1024 * 1024,
-  minBodyBytesPerSecond: 1_024,
-};
+/** The server's limits from the settings; the time-outs of headers, requests and idle connections are fixed. */
+export function serverLimitsOf(s: SidecarSettings): ServerLimits {
+  return {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnections: s.MAX_CONNECTIONS,
+    maxConnectionsPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
+    maxPipelined: s.MAX_PIPELINED_REQUESTS,
+    stalledWriteMs: s.STALLED_WRITE_SECONDS * 1000,
+    maxUnreadBytes: s.MAX_UNREAD_MB * MiB,
+    maxUnreadBytesPerClient: s.MAX_UNREAD_MB_PER_CLIENT * MiB,
+    minBodyBytesPerSecond: s.MIN_BODY_BYTES_PER_SECOND,
+  };
+}
+
+export const SERVER_LIMITS: ServerLimits = serverLimitsOf(DEFAULT_SETTINGS);
 
 /**
  * The request handler, run only once the connection has taken the previous answer: a client that

@@ -13,6 +13,7 @@ import type { Delivery, StateStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
 import { resolveCallback } from "./ssrf.ts";
 import { discoveryLinks, TOPICS, topicPath } from "../../core/urls.ts";
+import { DEFAULT_SETTINGS, type SidecarSettings } from "../settings.ts";
 
 export interface HubOptions {
   allowPrivateCallbacks: boolean;
@@ -32,21 +33,28 @@ export interface HubOptions {
   largeConcurrency: number;
 }
 
-export const DEFAULT_HUB_OPTIONS: Omit<HubOptions, "allowPrivateCallbacks" | "retryBaseMs"> = {
-  outbound: {
-    connectTimeoutMs: 5_000,
-    totalTimeoutMs: 15_000,
-    stallMs: 5_000,
-    maxResponseBytes: 64 * 1024,
-    idleSocketMs: 10_000,
-    maxSockets: 128,
-    dnsTimeoutMs: 5_000,
-  },
-  claimMs: 60_000,
-  concurrency: 64,
-  pollMs: 1_000,
-  largeConcurrency: 32,
-};
+/** The hub's options from the settings; a callback's answer size, idle sockets, DNS and polling are fixed. */
+export function hubOptionsOf(s: SidecarSettings): HubOptions {
+  return {
+    allowPrivateCallbacks: s.HUB_ALLOW_PRIVATE_CALLBACKS,
+    retryBaseMs: s.HUB_RETRY_BASE_SECONDS * 1000,
+    outbound: {
+      connectTimeoutMs: s.HUB_CONNECT_TIMEOUT_SECONDS * 1000,
+      totalTimeoutMs: s.HUB_DELIVERY_TIMEOUT_SECONDS * 1000,
+      stallMs: s.HUB_STALL_SECONDS * 1000,
+      maxResponseBytes: 64 * 1024,
+      idleSocketMs: 10_000,
+      maxSockets: s.HUB_MAX_SOCKETS,
+      dnsTimeoutMs: 5_000,
+    },
+    claimMs: s.HUB_CLAIM_SECONDS * 1000,
+    concurrency: s.HUB_CONCURRENCY,
+    pollMs: 1_000,
+    largeConcurrency: s.HUB_LARGE_CONCURRENCY,
+  };
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = hubOptionsOf(DEFAULT_SETTINGS);
 
 export interface PublishResult {
   /** Topic URLs whose content changed, whose subscribers were notified. */

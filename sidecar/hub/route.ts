@@ -16,6 +16,7 @@ import { admitIntent, type AdmissionLimits } from "./admission.ts";
 import type { Hub } from "./hub.ts";
 import { CallbackRefused, resolveCallback } from "./ssrf.ts";
 import { topicPath, TOPICS } from "../../core/urls.ts";
+import type { SidecarSettings } from "../settings.ts";
 
 export interface HubRouteOptions {
   baseUrl: string;
@@ -31,6 +32,22 @@ const REPEATABLE = new Set(["hub.url", "hub.topic"]);
 
 /** Form bodies are small: a callback, a topic, a secret. */
 const BODY_LIMIT = 16 * 1024;
+
+/** The hub route's options from the settings. */
+export function hubRouteOptionsOf(s: SidecarSettings): HubRouteOptions {
+  return {
+    baseUrl: s.BASE_URL,
+    allowPrivateCallbacks: s.HUB_ALLOW_PRIVATE_CALLBACKS,
+    lease: { min: s.HUB_LEASE_MIN_SECONDS, max: s.HUB_LEASE_MAX_SECONDS, default: s.HUB_LEASE_DEFAULT_SECONDS },
+    limits: {
+      perHost: s.HUB_MAX_PER_HOST,
+      total: s.HUB_MAX_SUBSCRIPTIONS,
+      pendingPerHost: s.HUB_MAX_PENDING_PER_HOST,
+      pendingTotal: s.HUB_MAX_PENDING,
+    },
+    callbackPorts: s.HUB_CALLBACK_PORTS,
+  };
+}
 
 export function defineHubRoute(hub: Hub, options: HubRouteOptions): Methods {
   return {

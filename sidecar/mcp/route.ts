@@ -19,6 +19,7 @@ import { answerBatch, batchRefused } from "./batch.ts";
 import { fastResourceRead, fastToolCall } from "./fast-path.ts";
 import type { ToolEntry } from "./tool.ts";
 import { registerTools } from "./tools.ts";
+import { DEFAULT_SETTINGS } from "../settings.ts";
 
 /**
  * The shape each request's params must have. The SDK reports a request failing its own schema as
@@ -48,7 +49,7 @@ function paramsInvalid(m: { method?: string; params?: unknown }): boolean {
 /** Largest JSON-RPC body read; tool arguments here are small. */
 export const MCP_BODY_LIMIT = 256 * 1024;
 
-export const DEFAULT_MAX_REVOCATIONS = 100_000;
+export const DEFAULT_MAX_REVOCATIONS = DEFAULT_SETTINGS.MCP_MAX_REVOCATIONS;
 
 export interface McpDeps {
   bundle: BundleRef;

@@ -13,6 +13,7 @@ import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../../core/turn.ts";
 import { partitionPoint, postingsFromBits, type Postings } from "./postings.ts";
 import type { Region, Spill } from "../spill.ts";
+import { DEFAULT_SETTINGS, MiB } from "../settings.ts";
 
 /**
  * Results kept, least recently used dropped first, so repeated and popular queries cost nothing.
@@ -20,7 +21,7 @@ import type { Region, Spill } from "../spill.ts";
  * list and the objects around them. Counting the bitsets alone let 890,000 unique 200-character
  * queries over a small index take 900 MB.
  */
-export const SEARCH_CACHE_BYTES = 12 * 1024 * 1024;
+export const SEARCH_CACHE_BYTES = DEFAULT_SETTINGS.SEARCH_CACHE_MB * MiB;
 const ENTRY_OVERHEAD = 256;
 /** Bytes of texts read at once by a scan of them all. */
 const SCAN_BYTES = 1024 * 1024;
