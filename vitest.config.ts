@@ -10,6 +10,8 @@ export default defineConfig({
     // imports the build, the sidecar and their packages again for each of the 75 files: a fifth of
     // the suite's CPU). Each file still runs alone in its worker, and what a test starts, it stops.
     isolate: false,
+    // As `npm run build` and `npm run serve` start their processes: core/collect.ts collects with it.
+    execArgv: ["--expose-gc"],
     // Tests wait for events (tests/helpers/until.ts) with no budget of their own: these end a wait
     // for something that never comes. Generous, so that a busy machine only makes the run slower.
     testTimeout: 300_000,

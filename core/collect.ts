@@ -1,16 +1,13 @@
 /**
  * Full garbage collections where the service and the build know garbage has piled up. Node keeps
- * gc() behind a flag; it is turned on here, for these uses only.
+ * gc() behind a flag, which the processes' start scripts give (`--expose-gc` in package.json's
+ * `build` and `serve`); without it, as under tsx, there is none and V8 collects when it will.
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 
-/** A full garbage collection now. */
-export const collect: () => void = (() => {
-  setFlagsFromString("--expose-gc");
-  const gc: unknown = runInNewContext("gc");
-  return typeof gc === "function" ? () => gc() : () => {};
-})();
+/** A full garbage collection now, when the process was started with --expose-gc. */
+export function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
 
 /**
  * A full collection after every `every` items handed to it: a loop over a million reviews, a

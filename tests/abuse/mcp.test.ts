@@ -4,7 +4,7 @@
  * to fill the revocation store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryRevocations } from "../../sidecar/mcp/session.ts";
+import { MemoryRevocations } from "../helpers/revocations.ts";
 import { MCP_BATCH_BYTES, MCP_BATCH_LIMIT } from "../../sidecar/mcp/batch.ts";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
 import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";

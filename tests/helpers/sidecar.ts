@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { toNodeHandler, type H3 } from "h3";
 import { createApp, type AppDeps } from "../../sidecar/app.ts";
 import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
-import { MemoryRevocations, SessionSigner, type Revocations } from "../../sidecar/mcp/session.ts";
+import { SessionSigner, type Revocations } from "../../sidecar/mcp/session.ts";
+import { MemoryRevocations } from "./revocations.ts";
 import { REPO_DATA, tempDir } from "./data.ts";
 import { buildHere } from "./build.ts";
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEARCH_FILTERS } from "../../core/api/filters.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { MemoryRevocations, RevocationCheck, SessionSigner } from "../../sidecar/mcp/session.ts";
+import { RevocationCheck, SessionSigner } from "../../sidecar/mcp/session.ts";
+import { MemoryRevocations } from "../helpers/revocations.ts";
 import { connectClient, INITIALIZE, rpc } from "../helpers/mcp.ts";
 import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
 
