@@ -2,7 +2,7 @@
  * `npm run eval`: accuracy and macro-F1 of the sentiment model on every labelled set the project
  * has, its training and validation parts apart, beside the rule engine alone (the model's
  * evidence) for comparison. `npm run eval -- --errors NAME` also lists the validation errors of
- * one set. The held-out sets (eval/held-out/) are reported apart. `npx tsx eval/score.ts FILE.jsonl
+ * one set. The held-out sets (eval/sets/held-out/) are reported apart. `npx tsx eval/score.ts FILE.jsonl
  * ...` scores any labelled file.
  */
 import { judge, type Polarity } from "../insights/sentiment/engine.ts";
@@ -77,7 +77,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         }
       }
     }
-    // Written apart and never decided on (eval/held-out/README.md): reported, nothing more.
+    // Written apart and never decided on (eval/sets/held-out/README.md): reported, nothing more.
     console.log(`\nheld out (never trained on or chosen by):`);
     for (const set of heldOutSets()) {
       const m = modelScore(set.targets);

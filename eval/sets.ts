@@ -94,37 +94,37 @@ export function nearCopies(): (text: string) => string[] {
 
 const WRITTEN = ["food-a", "food-b", "home", "local", "tech", "travel-retail"];
 
-/** Pest-control reviews written on 2026-11-27 by ten writers who read neither data/ nor any other set (eval/pest-reviews/README.md). */
+/** Pest-control reviews written on 2026-11-27 by ten writers who read neither data/ nor any other set (eval/sets/pest-reviews/README.md). */
 const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing", "landlords-commercial", "idioms", "results", "step-by-step", "several-people", "updates"];
 
 /**
  * Held-out sets: pest-control reviews written on 2026-11-27 by three other writers who read
  * nothing of this project, laptop-review sentences by a fourth, and a second round of
- * pest-control reviews, with their stars, by eight more (eval/held-out/README.md). Never
+ * pest-control reviews, with their stars, by eight more (eval/sets/held-out/README.md). Never
  * trained on and never used to choose the model's settings or to write a rule: `npm run eval`
  * only reports them.
  */
 export function heldOutSets(): { name: string; targets: Labelled[] }[] {
-  const writers2 = readdirSync(here("./held-out/writers-2/")).filter((f) => f.endsWith(".jsonl")).sort();
+  const writers2 = readdirSync(here("./sets/held-out/writers-2/")).filter((f) => f.endsWith(".jsonl")).sort();
   return [
-    ...["everyday", "detailed", "hard-cases", "laptops"].map((name) => ({ name: `held-out ${name}`, targets: readLabelled(here(`./held-out/${name}.jsonl`)) })),
-    { name: "held-out writers-2", targets: writers2.flatMap((f) => readLabelled(here(`./held-out/writers-2/${f}`))) },
+    ...["everyday", "detailed", "hard-cases", "laptops"].map((name) => ({ name: `held-out ${name}`, targets: readLabelled(here(`./sets/held-out/${name}.jsonl`)) })),
+    { name: "held-out writers-2", targets: writers2.flatMap((f) => readLabelled(here(`./sets/held-out/writers-2/${f}`))) },
   ];
 }
 
 /** A set written with its own split: `eval/NAME/train.jsonl` and `eval/NAME/validation.jsonl`. */
 function splitFiles(name: string, domain: LabelledSet["domain"], source: string): LabelledSet {
-  return { name, source: `${source}; eval/${name}/`, domain, train: readLabelled(here(`./${name}/train.jsonl`)), validation: readLabelled(here(`./${name}/validation.jsonl`)) };
+  return { name, source: `${source}; eval/sets/${name}/`, domain, train: readLabelled(here(`./sets/${name}/train.jsonl`)), validation: readLabelled(here(`./sets/${name}/validation.jsonl`)) };
 }
 
 export function labelledSets(): LabelledSet[] {
   return [
     {
       name: "mams",
-      source: "MAMS (Jiang et al., 2019), its own training and validation splits; eval/mams/",
+      source: "MAMS (Jiang et al., 2019), its own training and validation splits; eval/sets/mams/",
       domain: "restaurants",
-      train: readLabelled(here("./mams/mams.train.jsonl")),
-      validation: readLabelled(here("./mams/mams.val.jsonl")),
+      train: readLabelled(here("./sets/mams/mams.train.jsonl")),
+      validation: readLabelled(here("./sets/mams/mams.val.jsonl")),
     },
     splitFiles("home-services", "home services", "written for this model: pest control and other home services, rich in neutral mentions and opposite polarities"),
     splitFiles("aspect-terms", "home services", "written for this model: pest-control sentences whose targets are the insights' aspect terms"),
@@ -132,21 +132,21 @@ export function labelledSets(): LabelledSet[] {
     splitFiles("lone", "several trades", "written for this model: one target per sentence in five domains, 40% neutral"),
     {
       name: "pest-control",
-      source: "hand-labelled pest-control sentences, the rule engine's development set; half are sentences of this business's reviews, always validation; eval/pest-control.jsonl",
+      source: "hand-labelled pest-control sentences, the rule engine's development set; half are sentences of this business's reviews, always validation; eval/sets/pest-control/pest-control.jsonl",
       domain: "home services",
-      ...split(readLabelled(here("./pest-control.jsonl")), fromOwnReviews()),
+      ...split(readLabelled(here("./sets/pest-control/pest-control.jsonl")), fromOwnReviews()),
     },
     {
       name: "pest-reviews",
-      source: "2,545 targets in 801 pest-control reviews written for the project by ten writers; eval/pest-reviews/",
+      source: "2,545 targets in 801 pest-control reviews written for the project by ten writers; eval/sets/pest-reviews/",
       domain: "home services",
-      ...split(PEST_REVIEWS.flatMap((f) => readLabelled(here(`./pest-reviews/${f}.jsonl`)))),
+      ...split(PEST_REVIEWS.flatMap((f) => readLabelled(here(`./sets/pest-reviews/${f}.jsonl`)))),
     },
     {
       name: "written",
-      source: "3,964 targets written for the project in six trades; eval/written/",
+      source: "3,964 targets written for the project in six trades; eval/sets/written/",
       domain: "several trades",
-      ...split(WRITTEN.flatMap((f) => readLabelled(here(`./written/${f}.jsonl`)))),
+      ...split(WRITTEN.flatMap((f) => readLabelled(here(`./sets/written/${f}.jsonl`)))),
     },
   ];
 }

@@ -54,7 +54,7 @@ export const SUPPLEMENT: Record<string, number> = {
   tasteless: -1.7, mediocre: -1.5, average: -0.3, overrated: -1.6, malfunction: -2, malfunctions: -1.9,
   expired: -0.8, sticky: -0.8, sketchy: -1.6, shady: -1.6, convenient: 1.4, flavorless: -1.6, unusable: -2.2,
   // Food, drink, rooms and products: what reviewers of any trade praise or fault, unrated in
-  // VADER and AFINN (chosen from errors on eval/written and a benchmark's TRAIN split, never a test split).
+  // VADER and AFINN (chosen from errors on eval/sets/written and a benchmark's TRAIN split, never a test split).
   decent: 0.9, incredible: 2.6, phenomenal: 2.9, stellar: 2.5, impeccable: 2.6, immaculate: 2.2,
   pristine: 1.8, unbeatable: 2.2, unreal: 1.4, legendary: 2.2, addictive: 1.6, genius: 1.8,
   nightmare: -2.3, hassle: -1.5, unhelpful: -1.8, subpar: -1.7, lackluster: -1.5, lacklustre: -1.5,

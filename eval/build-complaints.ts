@@ -1,11 +1,11 @@
 /**
- * `npx tsx eval/complaints/build.ts A.jsonl B.jsonl ...`: eval/complaints/{train,validation}.jsonl
+ * `npx tsx eval/build-complaints.ts A.jsonl B.jsonl ...`: eval/sets/complaints/{train,validation}.jsonl
  * from the writers' files (one review per line: {id, rating, text, targets: [{term, aspect,
  * polarity}]}), leaving out any review with a sentence close to one of data/'s (nearCopies) or a
  * phrase the writers' instructions took from this business's reviews quoted in issue 24.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { inValidation, nearCopies } from "../sets.ts";
+import { inValidation, nearCopies } from "./sets.ts";
 const rows = process.argv.slice(2).flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
 const QUOTED = /timeshare|on (my|the|our) calendar|waiting on them to come back|results (vary|depend)|what'?s the point of (a|the) (warranty|guarantee)|super pushy|would'?ve been 5 stars/i;
 const near = nearCopies();
