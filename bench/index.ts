@@ -272,13 +272,17 @@ if (parts.has("mcp")) {
   say();
   say("## MCP: tools/call search_reviews against the HTTP search");
   say();
-  // This machine's throughput drifts by a third from one load to the next: the two loads
-  // alternate, five rounds each, and the table gives the medians and each round's ratio.
-  say("| reviews | HTTP search req/s (median of 5) | MCP tools/call req/s (median of 5) | MCP vs HTTP, per round | MCP p99 ms | non-2xx |");
-  say("|---:|---:|---:|---:|---:|---:|");
+  // This machine's throughput drifts by a third from one load to the next: the loads alternate,
+  // five rounds each, and the table gives the medians and each round's ratio. "SDK path": the
+  // same calls to the MCP SDK's own stateless wiring (bench/mcp-sdk-server.ts), a server and a
+  // transport per request, against which the sidecar's fast path is measured.
+  say("| reviews | HTTP search req/s (median of 5) | MCP tools/call req/s (median of 5) | MCP vs HTTP, per round | MCP p99 ms | SDK path req/s (median of 5) | SDK path vs MCP, per round | non-2xx |");
+  say("|---:|---:|---:|---:|---:|---:|---:|---:|");
   const port = 3903;
+  const sdkPort = 3904;
   for (const n of [10_000, 100_000]) {
     const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret" });
+    const sdk = await start(["bench/mcp-sdk-server.ts"], { PORT: String(sdkPort), DIST_DIR: await ensureDist(n) });
     const base = `http://127.0.0.1:${port}`;
     const paths = await searchPaths(join(WORK, `dist-${n}`), base);
     await load(base, paths);
@@ -291,22 +295,28 @@ if (parts.has("mcp")) {
       return JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "search_reviews", arguments: args } });
     });
     let i = 0;
-    const mcpLoad = () => autocannon({
-      url: `${base}/mcp`,
+    const mcpLoad = (at = base) => autocannon({
+      url: `${at}/mcp`,
       connections: CONNECTIONS,
       duration: DURATION,
       requests: [{ setupRequest: (req: any) => ({ ...req, method: "POST", path: "/mcp", headers: { ...headers, "mcp-session-id": session }, body: bodies[i++ % bodies.length] }) }],
     });
+    const sdkBase = `http://127.0.0.1:${sdkPort}`;
     await mcpLoad();
-    const rounds: { http: number; mcp: number; p99: number; non2xx: number }[] = [];
+    await mcpLoad(sdkBase);
+    const rounds: { http: number; mcp: number; p99: number; sdk: number; non2xx: number }[] = [];
     for (let round = 0; round < 5; round++) {
       const http = await load(base, paths);
       const mcp = await mcpLoad();
-      rounds.push({ http: http.rps, mcp: Math.round(mcp.requests.average), p99: mcp.latency.p99, non2xx: mcp.non2xx + http.non2xx });
+      const viaSdk = await mcpLoad(sdkBase);
+      rounds.push({ http: http.rps, mcp: Math.round(mcp.requests.average), p99: mcp.latency.p99, sdk: Math.round(viaSdk.requests.average), non2xx: mcp.non2xx + http.non2xx + viaSdk.non2xx });
     }
     const median = (values: number[]) => values.sort((a, b) => a - b)[2]!;
-    say(`| ${n.toLocaleString("en-US")} | ${median(rounds.map((r) => r.http))} | ${median(rounds.map((r) => r.mcp))} | ${rounds.map((r) => ratio(r.mcp, r.http)).join(", ")} | ${median(rounds.map((r) => r.p99))} | ${rounds.reduce((t, r) => t + r.non2xx, 0)} |`);
+    const cells = [median(rounds.map((r) => r.http)), median(rounds.map((r) => r.mcp)), rounds.map((r) => ratio(r.mcp, r.http)).join(", "), median(rounds.map((r) => r.p99))];
+    const sdkCells = [median(rounds.map((r) => r.sdk)), rounds.map((r) => ratio(r.sdk, r.mcp)).join(", ")];
+    say(`| ${n.toLocaleString("en-US")} | ${[...cells, ...sdkCells].join(" | ")} | ${rounds.reduce((t, r) => t + r.non2xx, 0)} |`);
     await stop(sidecar.child);
+    await stop(sdk.child);
   }
   // Sessions opened and abandoned: nothing is kept per session, so the heap should level off.
   // Measured from inside, after forced collections (the RSS also holds garbage not yet collected).

@@ -28,7 +28,12 @@ export function matchAt(text: string, needle: string): number {
   if (!wanted) return -1;
   const at = lower.indexOf(wanted);
   if (at >= 0) return at;
-  const stems = new Set((wanted.match(WORD) ?? []).map(stemOf));
-  for (const word of lower.matchAll(WORD)) if (stems.has(stemOf(word[0]))) return word.index;
+  const stems = [...new Set((wanted.match(WORD) ?? []).map(stemOf))];
+  // Porter's stemmer changes only a word's ending: a word whose stem can match starts with the
+  // stem's first two letters, and only those are stemmed.
+  const heads = stems.map((stem) => stem.slice(0, 2));
+  for (const word of lower.matchAll(WORD)) {
+    if (heads.some((head) => word[0].startsWith(head)) && stems.includes(stemOf(word[0]))) return word.index;
+  }
   return -1;
 }

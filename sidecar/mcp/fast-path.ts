@@ -1,4 +1,12 @@
-/** tools/call answered without the SDK's per-request machinery, for the requests it would accept. */
+/**
+ * tools/call (and a dataset's resources/read) answered without the SDK's per-request machinery,
+ * for the requests the SDK would accept; route.ts also keeps a pool of SDK servers for the rest.
+ * Why this layer stays: measured with `BENCH_PARTS=mcp npm run bench` (2026-11-29, 2 cores), the
+ * SDK's own stateless wiring (bench/mcp-sdk-server.ts: a server and a transport per request, as
+ * its examples do) answered 25-32% of this route's tools/call requests per second, at 10,000 and
+ * at 100,000 reviews (docs/benchmarks.md, "MCP"); the layer goes when the SDK's path comes within
+ * a fifth of it.
+ */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { FastResponse } from "srvx";
 import { CORS_HEADERS } from "../http/cors.ts";

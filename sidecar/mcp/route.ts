@@ -68,7 +68,7 @@ export interface McpDeps {
 }
 
 export function defineMcpRoute(deps: McpDeps): Methods {
-  const pool = new ServerPool(() => createServer(deps));
+  const pool = new ServerPool(() => createMcpServer(deps));
   const revoked = new RevocationCheck(deps.revocations);
   const tools = deps.fastToolCalls === false ? undefined : registerTools(undefined, deps.bundle, deps.baseUrl);
   return {
@@ -234,7 +234,8 @@ function guard(deps: McpDeps, request: Request): Response | undefined {
 
 const sharedValidator = new AjvJsonSchemaValidator();
 
-function createServer(deps: McpDeps): McpServer {
+/** An MCP server with this project's tools, resources and prompts (also the bench's SDK-only path). */
+export function createMcpServer(deps: Pick<McpDeps, "bundle" | "baseUrl" | "version">): McpServer {
   const server = new McpServer(
     { name: "reviewcast", title: deps.bundle.current.dataset.business.name, version: deps.version },
     {
