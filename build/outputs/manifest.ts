@@ -4,43 +4,16 @@
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { pipeline } from "node:stream/promises";
-import { brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { digestOf } from "../../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../core/dist/manifest.ts";
 import type { Withdrawal } from "../../core/schema/public.ts";
 import type { BuildCache } from "../cache/cache.ts";
 import { checksums, deflatePart, gzipOf, makesExactly, partHolds, type Checksums } from "./gzip.ts";
 import { later } from "../later.ts";
-import { piecesOf, runsOf, writeContent, type Content } from "./content.ts";
-import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
-
-const TYPES: Record<string, string> = {
-  "/api/feed.json": "application/feed+json",
-  "/feed.xml": "application/atom+xml",
-  ".json": "application/json",
-  ".xml": "application/xml",
-  ".html": "text/html; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-};
-
-export function contentType(urlPath: string): string {
-  const ext = /\.[a-z0-9]+$/.exec(urlPath)?.[0] ?? "";
-  return TYPES[urlPath] ?? TYPES[ext] ?? "application/octet-stream";
-}
-
-/** zlib's chunks of output: large, so that a large file makes few round trips through this thread. */
-const CHUNK = 1 << 20;
-
-/** A file of some size, in bytes: compressed faster; a large one faster still; a huge one, with no brotli copy. */
-const MEDIUM = 100_000;
-const LARGE = 1_000_000;
-const HUGE = 10_000_000;
+import { runsOf, writeContent, type Content } from "./content.ts";
+import { compressTo, contentType, decompressesTo, HUGE, LARGE } from "./compress.ts";
+import { readFileSync, writeFileSync } from "node:fs";
 
 /** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole: given its size. */
 export type Parts = (size: number) => Promise<Uint8Array[] | undefined>;
@@ -152,7 +125,10 @@ export class ManifestWriter {
       // A huge file (reviews.json from about 27,000 reviews, insights.json from 40,000) has a gzip copy
       // only: its brotli copy was a tenth smaller, for half a second of CPU at every build, since
       // every new review changes these files; its gzip copy is put together from kept parts.
-      const [gz, br] = await Promise.all([this.compressed(path, data, size, ".gz", sums, parts), size > HUGE ? undefined : this.compressed(path, data, size, ".br", sums)]);
+      const [gz, br] = await Promise.all([
+        this.compressed(path, data, size, ".gz", sums, parts),
+        size > HUGE ? undefined : this.compressed(path, data, size, ".br", sums),
+      ]);
       if (br !== undefined) encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gz };
     }
@@ -160,7 +136,14 @@ export class ManifestWriter {
   }
 
   /** The file compressed, or its compressed copy from the cache when its content was seen. */
-  private async compressed(path: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br", { etag, crc }: Checksums, parts?: Parts): Promise<number> {
+  private async compressed(
+    path: string,
+    data: readonly Uint8Array[],
+    size: number,
+    ext: ".gz" | ".br",
+    { etag, crc }: Checksums,
+    parts?: Parts,
+  ): Promise<number> {
     const kept = this.cache?.compressed(etag, ext);
     if (kept) this.used.add(kept);
     // A kept copy is published only if it decompresses to the file's very bytes: a small one read,
@@ -193,30 +176,6 @@ export class ManifestWriter {
   }
 }
 
-/**
- * Whether a compressed copy holds exactly `data`: decompressed a chunk at a time and compared as
- * it comes, so that a copy that would decompress to more than the file stops at the first byte too many.
- */
-async function decompressesTo(copy: Buffer, ext: ".gz" | ".br", data: readonly Uint8Array[]): Promise<boolean> {
-  const runs = data.filter((run) => run.length > 0);
-  let [run, at] = [0, 0];
-  const compare = async (plain: AsyncIterable<Buffer>) => {
-    for await (const chunk of plain) {
-      for (let i = 0; i < chunk.length; ) {
-        const expected = runs[run];
-        if (!expected) throw new Error("longer");
-        const n = Math.min(chunk.length - i, expected.length - at);
-        if (Buffer.compare(chunk.subarray(i, i + n), expected.subarray(at, at + n)) !== 0) throw new Error("different");
-        [i, at] = [i + n, at + n];
-        if (at === expected.length) [run, at] = [run + 1, 0];
-      }
-    }
-  };
-  const decompress = ext === ".gz" ? createGunzip({ chunkSize: CHUNK }) : createBrotliDecompress({ chunkSize: CHUNK });
-  const read = await pipeline([copy], decompress, compare).then(() => true, () => false);
-  return read && run === runs.length;
-}
-
 /** A file's bytes, or undefined when it cannot be read. */
 function readIfThere(path: string): Buffer | undefined {
   try {
@@ -228,49 +187,21 @@ function readIfThere(path: string): Buffer | undefined {
 
 /** One line for a kept copy that failed its check: made again, never published. */
 function refused(path: string): void {
-  console.warn(`build: the cache's ${relative(process.cwd(), path)} does not hold what it stands for (a damaged or altered cache): made again`);
+  console.warn(
+    `build: the cache's ${relative(process.cwd(), path)} does not hold what it stands for (a damaged or altered cache): made again`,
+  );
 }
 
 const REVIEW_PAGE = /^reviews\/(?!index\.html$)[^/]+\.html$/;
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    // A review's own page (reviews/{id}.html) is for the CDN: the sidecar makes it from its bundle.
-    .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f) && !REVIEW_PAGE.test(f))
-    .sort();
-}
-
-/**
- * The file compressed into `file`, on libuv's threads, its runs written to the compressor in pieces
- * (output in chunks of a megabyte: in 64 KB chunks, each waited for this thread, which is busy
- * with the figures; docs/benchmarks.md, "What the code does for speed").
- */
-async function compressTo(file: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<number> {
-  const compressor =
-    ext === ".gz"
-      ? // The large files at level 5: higher levels cost several times the time for a few percent.
-        createGzip({ level: size > LARGE ? 5 : 9, chunkSize: CHUNK })
-      : createBrotliCompress({
-          chunkSize: CHUNK,
-          params: {
-            // Brotli's higher qualities cost many times the time for a few percent smaller, and the
-            // files that show counts change with every review: 10 for small files, 7 for medium
-            // ones (the datasets of a business's reviews), 5 for large (docs/benchmarks.md).
-            [constants.BROTLI_PARAM_QUALITY]: size > LARGE ? 5 : size > MEDIUM ? 7 : 10,
-            [constants.BROTLI_PARAM_SIZE_HINT]: size,
-            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          },
-        });
-  let bytes = 0;
-  const counted = async function* (chunks: AsyncIterable<Buffer>) {
-    for await (const chunk of chunks) {
-      bytes += chunk.length;
-      yield chunk;
-    }
-  };
-  await pipeline(piecesOf(data), compressor, counted, createWriteStream(file));
-  return bytes;
+  return (
+    entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
+      // A review's own page (reviews/{id}.html) is for the CDN: the sidecar makes it from its bundle.
+      .filter((f) => f !== MANIFEST_FILE && !/\.(gz|br)$/.test(f) && !REVIEW_PAGE.test(f))
+      .sort()
+  );
 }

@@ -13,7 +13,8 @@ import { reviewsChunkText, reviewsInChunk } from "../../core/dist/reviews-json.t
 import { utf8 } from "../../core/json.ts";
 import type { BuildCache } from "../cache/cache.ts";
 import { toPublicReview, type Published } from "../load/dataset.ts";
-import { mergeInsights, monthFigures, type Figures, type MonthFigures } from "../../insights/figures.ts";
+import { mergeInsights, type Figures } from "../../insights/figures.ts";
+import { monthFigures, type MonthFigures } from "../../insights/month-figures.ts";
 import type { Report } from "../../insights/owner.ts";
 import type { Line, SourceData } from "../load/load.ts";
 import { deflatePart } from "./gzip.ts";

@@ -12,10 +12,11 @@
  *    the praise and the price the complaint.
  * 4. The weighted sum, beyond a small margin, is the polarity; inside it, neutral.
  */
-import { CONCESSIVE_OPENERS, CONTRAST, DEGREE, isNegator, lexicon } from "./lexicon.ts";
+import { DEGREE, isNegator, lexicon } from "./lexicon.ts";
 import { PHRASES } from "./phrases.ts";
 import { sentenceAt, tokens, type Span, type Token } from "./text.ts";
 import { numberOpinions, type Opinion } from "./numbers.ts";
+import { boundaries, clause, type Cut } from "./clauses.ts";
 
 /** The three judgements, in the order every list of them follows. */
 export const POLARITIES = ["positive", "negative", "neutral"] as const;
@@ -47,7 +48,8 @@ export const TUNING = {
 /** Words that make "high", "low", "long" or "short" evaluative for the target they describe. */
 const SCALAR_CONTEXT: { words: RegExp; values: Record<string, number> }[] = [
   {
-    words: /^(?:price[sd]?|pricing|costs?|rates?|fees?|charges?|bills?|quotes?|estimates?|premiums?|cheap(?:er|est)?|expensive|pricey|affordable)$/,
+    words:
+      /^(?:price[sd]?|pricing|costs?|rates?|fees?|charges?|bills?|quotes?|estimates?|premiums?|cheap(?:er|est)?|expensive|pricey|affordable)$/,
     values: { high: -1.3, higher: -1.3, steep: -1.3, low: 1.2, lower: 1, cheap: 1.2, cheaper: 1.3, cheapest: 1.3 },
   },
   { words: /^(?:waits?|waiting|lines?|queues?|holds?|delays?)$/, values: { long: -1.3, longer: -1.3, short: 1, shorter: 1 } },
@@ -149,36 +151,6 @@ export function targetTokens(words: Token[], target: Span): [number, number] {
   return [at, at];
 }
 
-export type Cut = "contrast" | "semicolon" | "comma" | "and" | null;
-
-const PUNCTUATION_WORD = /^[!?,;:()\u2013\u2014-]+$/;
-
-/** Where clauses meet, and how strongly. */
-function boundaries(words: Token[]): Cut[] {
-  const cuts: Cut[] = words.map((w, i) => {
-    if (CONTRAST.has(w.word)) {
-      // "even though" and "not only ... but also" are one marker; "but" opening a sentence
-      // contrasts with the previous sentence, not within this one.
-      if (i === 0) return null;
-      return "contrast";
-    }
-    if (w.word === ";" || w.word === ":" || w.word === "--" || w.word === "\u2014" || w.word === "\u2013") return "semicolon";
-    if (w.word === "," || w.word === "(" || w.word === ")") return "comma";
-    if (w.word === "and" || w.word === "while" || w.word === "whilst" || w.word === "plus" || w.word === "so" || w.word === "because" || w.word === "which") return "and";
-    return null;
-  });
-  // "Punctuality: 2.", "Price: fair": a label's colon joins the label to its verdict.
-  if (words[1]?.word === ":" || (words[2]?.word === ":" && !PUNCTUATION_WORD.test(words[1]!.word))) cuts[words[1]?.word === ":" ? 1 : 2] = null;
-  // "Although the price was high, the service was great": the first comma is the contrast.
-  const opener = words.findIndex((w) => CONCESSIVE_OPENERS.has(w.word));
-  if (opener >= 0 && opener <= 1 && (words[opener]!.word !== "even" || words[opener + 1]?.word === "though" || words[opener + 1]?.word === "if")) {
-    const comma = words.findIndex((w, i) => i > opener && w.word === ",");
-    if (comma > 0) cuts[comma] = "contrast";
-    if (words[opener]!.word !== "even") cuts[opener] = null;
-  }
-  return cuts;
-}
-
 function weight(o: Opinion, first: number, last: number, cuts: Cut[]): number {
   if (o.last >= first && o.first <= last) return o.first <= first && o.last >= last ? TUNING.inside : TUNING.namePart;
   const [from, to] = o.last < first ? [o.last + 1, first] : [last + 1, o.first];
@@ -232,7 +204,16 @@ function findOpinions(words: Token[], joined: string): { opinions: (Opinion & { 
 /** Inflections VADER does not list: "recommends" → "recommend", "annoyingly" → "annoying". */
 function stemmed(lex: Map<string, number>, word: string): number | undefined {
   if (word.length < 5) return undefined;
-  for (const [suffix, replacement] of [["ly", ""], ["s", ""], ["es", ""], ["ed", ""], ["ed", "e"], ["ing", ""], ["ing", "e"], ["ily", "y"]] as const) {
+  for (const [suffix, replacement] of [
+    ["ly", ""],
+    ["s", ""],
+    ["es", ""],
+    ["ed", ""],
+    ["ed", "e"],
+    ["ing", ""],
+    ["ing", "e"],
+    ["ily", "y"],
+  ] as const) {
     if (word.endsWith(suffix)) {
       const v = lex.get(word.slice(0, -suffix.length) + replacement);
       if (v !== undefined) return v;
@@ -265,34 +246,10 @@ function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number
     } else if (word in DEGREE) v *= DEGREE[word]!;
   }
   // "not bad at all", "no complaints whatsoever": the negation is emphatic.
-  const after = words.slice(o.last + 1, o.last + 3).map((w) => w.word).join(" ");
+  const after = words
+    .slice(o.last + 1, o.last + 3)
+    .map((w) => w.word)
+    .join(" ");
   if (negated) v *= after.startsWith("at all") || after.startsWith("whatsoever") ? -0.9 : -0.74;
   return v;
 }
-
-/**
- * The clause around the target, bounded by contrasts, semicolons and the sentence. A concession
- * keeps its verdict: when the clause after a "but" names none of the `others` (the sentence's
- * other targets, as token ranges), it goes on about this one ("Pricey, but worth it").
- */
-export function clause(words: Token[], cuts: Cut[], first: number, last: number, sentence: Span, others: readonly (readonly [number, number])[] = []): Span {
-  let a = first;
-  while (a > 0 && !endsClause(cuts[a - 1]!)) a--;
-  let b = clauseEnd(cuts, last);
-  const c = cuts[b + 1] === "contrast" ? clauseEnd(cuts, b + 1) : b;
-  if (!others.some(([x]) => x > b && x <= c)) b = c;
-  return { from: a === 0 ? sentence.from : words[a]!.from, to: Math.max(endOf(words, b, sentence), words[last]!.to) };
-}
-
-const endsClause = (cut: Cut) => cut === "contrast" || cut === "semicolon";
-/** The last word of the clause word `i` is in: up to the next contrast or semicolon. */
-export function clauseEnd(cuts: readonly Cut[], i: number): number {
-  for (; i < cuts.length - 1 && !endsClause(cuts[i + 1]!); i++);
-  return i;
-}
-
-/** The first word after word `last` that a contrast ("but") opens, or -1. */
-export const contrastAfter = (cuts: readonly Cut[], last: number) => cuts.findIndex((c, i) => i > last && c === "contrast");
-
-/** Where word `i` ends in the text; the sentence's end for its last word. */
-export const endOf = (words: readonly Token[], i: number, sentence: Span) => (i === words.length - 1 ? sentence.to : words[i]!.to);

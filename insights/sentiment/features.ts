@@ -5,7 +5,8 @@
  * the target's own words, and the review's stars when known. Sparse: a feature is a name and a value (1 unless it is a valence).
  */
 import { readFileSync } from "node:fs";
-import { contrastAfter, contributions, type Analysis, type Cut } from "./engine.ts";
+import { contributions, type Analysis } from "./engine.ts";
+import { contrastAfter, type Cut } from "./clauses.ts";
 import { isNegator } from "./lexicon.ts";
 import type { Span } from "./text.ts";
 

@@ -6,18 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { endianness } from "node:os";
-import {
-  analyse,
-  clause,
-  clauseEnd,
-  contrastAfter,
-  endOf,
-  POLARITIES,
-  targetTokens,
-  type Analysis,
-  type Judgement,
-  type Polarity,
-} from "./engine.ts";
+import { clause, clauseEnd, contrastAfter, endOf } from "./clauses.ts";
+import { analyse, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
 import { readTarget, type Features, type FeatureSink, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
