@@ -11,9 +11,10 @@ import type { Cursor } from "../../core/cursor.ts";
 import { changedAt, compare, startOfDay } from "../../core/dataset.ts";
 import { readReviewsJson, type ReviewLines } from "../../core/dist/reviews-json.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { countAll, firstAll, hasBit } from "./bitset.ts";
-import { countIn, lowerBound, partitionPoint, postingsFrom, type Postings } from "./postings.ts";
+import { partitionPoint, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
+import { dayNumber, dayText, isoSeconds } from "./days.ts";
+import { matchSets } from "./match.ts";
 import type { Region, Spill } from "../spill.ts";
 
 export interface ReviewFilter {
@@ -64,7 +65,12 @@ export class ReviewIndex {
    * giving the event loop turns. Each review is checked, indexed and dropped; the bytes and the
    * lowercased texts go to `spill`.
    */
-  static async load(body: Buffer, name: string, spill: Spill, options: { searchCacheBytes?: number; recentBytes?: number } = {}): Promise<{ head: ReviewLines["head"]; index: ReviewIndex }> {
+  static async load(
+    body: Buffer,
+    name: string,
+    spill: Spill,
+    options: { searchCacheBytes?: number; recentBytes?: number } = {},
+  ): Promise<{ head: ReviewLines["head"]; index: ReviewIndex }> {
     const days: number[] = [];
     const ids: string[] = [];
     const changed: number[] = [];
@@ -119,7 +125,14 @@ export class ReviewIndex {
       this.stars.push(groups.stars.has(k) ? postingsFrom(groups.stars.get(k)!, n) : this.none);
       // At least k stars: the lists of k..5 stars, merged in order.
       const atLeast = [...groups.stars].filter(([stars]) => stars >= Math.max(k, 1)).flatMap(([, list]) => list);
-      this.atLeast.push(atLeast.length ? postingsFrom(atLeast.sort((a, b) => a - b), n) : this.none);
+      this.atLeast.push(
+        atLeast.length
+          ? postingsFrom(
+              atLeast.sort((a, b) => a - b),
+              n,
+            )
+          : this.none,
+      );
     }
     for (const [k, list] of groups.technicians) this.byTechnician.set(k, postingsFrom(list, n));
     for (const [k, list] of groups.services) this.byService.set(k, postingsFrom(list, n));
@@ -143,11 +156,12 @@ export class ReviewIndex {
     const out = Buffer.allocUnsafe(length);
     let at = 0;
     out[at++] = 0x5b; // [
-    for (let i = 0; i < positions.length; ) {
+    for (let i = 0; i < positions.length;) {
       // Positions [i, j), in reviews.json's order (a list of changes may not be), are read at once:
       // bytes [from, to) of reviews.json.
       let j = i + 1;
-      while (j < positions.length && positions[j]! > positions[j - 1]! && starts[positions[j]!]! - ends[positions[j - 1]!]! <= NEAR_BYTES) j++;
+      while (j < positions.length && positions[j]! > positions[j - 1]! && starts[positions[j]!]! - ends[positions[j - 1]!]! <= NEAR_BYTES)
+        j++;
       const from = starts[positions[i]!]!;
       const to = ends[positions[j - 1]!]!;
       const { bytes, read } = this.body.view(from, to - from);
@@ -225,7 +239,13 @@ export class ReviewIndex {
     const from = until ? this.countWhere((p) => days[p]! > until) : 0;
     const to = since ? this.countWhere((p) => days[p]! >= since) : this.size;
     const cursorDay = after && dayNumber(after.date);
-    const start = after && cursorDay ? Math.max(from, this.countWhere((p) => days[p]! > cursorDay || (days[p] === cursorDay && ids[p]! >= after.id))) : from;
+    const start =
+      after && cursorDay
+        ? Math.max(
+            from,
+            this.countWhere((p) => days[p]! > cursorDay || (days[p] === cursorDay && ids[p]! >= after.id)),
+          )
+        : from;
 
     const sets: Postings[] = [];
     if (filter.rating !== undefined) sets.push(this.stars[filter.rating] ?? this.none);
@@ -235,43 +255,11 @@ export class ReviewIndex {
     if (filter.query !== undefined) sets.push(this.text.matching(filter.query));
     for (const word of filter.words ?? []) sets.push(this.text.word(word));
 
-    const { total, positions } = this.match(sets, from, to, start, limit + 1);
+    const { total, positions } = matchSets(sets, from, to, start, limit + 1);
     const more = positions.length > limit;
     if (more) positions.pop();
     const last = positions.at(-1);
     return { total, positions, ...(more && last !== undefined && { next: { date: this.date(last), id: this.ids[last]! } }) };
-  }
-
-  /** Count the positions in [from, to) in every set, and list the first `take` of them from `start`. */
-  private match(sets: Postings[], from: number, to: number, start: number, take: number): { total: number; positions: number[] } {
-    if (sets.length === 0) {
-      const positions: number[] = [];
-      for (let p = start; p < to && positions.length < take; p++) positions.push(p);
-      return { total: Math.max(0, to - from), positions };
-    }
-    const ranged = sets.map((s) => ({ s, size: countIn(s, from, to) })).sort((a, b) => a.size - b.size);
-    const driver = ranged[0]!;
-    const list = driver.s.list;
-    if (ranged.length === 1) {
-      if (!list) return { total: driver.size, positions: firstAll([driver.s.bits], start, to, take) };
-      const i = lowerBound(list, start);
-      return { total: driver.size, positions: Array.from(list.subarray(i, Math.min(lowerBound(list, to), i + take))) };
-    }
-    const others = ranged.slice(1).map((r) => r.s.bits);
-    // Walking the smallest set costs its size; ANDing bitsets costs (to - from) / 32 words per set.
-    if (!list || driver.size > ((to - from) >>> 5) * sets.length) {
-      const bits = ranged.map((r) => r.s.bits);
-      return { total: countAll(bits, from, to), positions: firstAll(bits, start, to, take) };
-    }
-    let total = 0;
-    const positions: number[] = [];
-    outer: for (let i = lowerBound(list, from), hi = lowerBound(list, to); i < hi; i++) {
-      const p = list[i]!;
-      for (let k = 0; k < others.length; k++) if (!hasBit(others[k]!, p)) continue outer;
-      total++;
-      if (p >= start && positions.length < take) positions.push(p);
-    }
-    return { total, positions };
   }
 
   /**
@@ -292,17 +280,3 @@ const NEAR_BYTES = 8 * 1024;
  * fraction of one from the spill file (docs/benchmarks.md).
  */
 export const RECENT_BYTES = 4 * 1024 * 1024;
-
-/** A YYYY-MM-DD day as the number yyyymmdd, which orders the same way. */
-function dayNumber(date: string): number {
-  return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
-}
-
-function dayText(day: number): string {
-  return `${String(Math.floor(day / 10_000)).padStart(4, "0")}-${String(Math.floor(day / 100) % 100).padStart(2, "0")}-${String(day % 100).padStart(2, "0")}`;
-}
-
-/** Seconds since the epoch as RFC 3339 UTC in whole seconds, as core/dataset.ts's latest() writes it. */
-function isoSeconds(seconds: number): string {
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
-}
