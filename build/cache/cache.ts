@@ -20,6 +20,9 @@ import { COMPILED } from "../compiled.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+/** The files the language analysis reads beside its code: the model and its tables of words. */
+const WORD_TABLES = ["model.json", "model.weights", "clusters.json", "lexicon.json"].map((f) => `insights/sentiment/${f}`);
+
 /**
  * What each kind of output the cache keeps is made from: its entries, with every module they
  * import (as esbuild's metafile lists them: type-only imports drop out, packages count through the
@@ -32,10 +35,10 @@ export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   /** Each text's aspect mentions; the model's weights are a file, read at run time. */
   analysis: {
     entries: ["build/threads/mentions.ts"],
-    files: ["insights/sentiment/model.json", "insights/sentiment/model.weights", "insights/sentiment/clusters.json"],
+    files: [...WORD_TABLES],
   },
   /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
-  months: { entries: ["build/outputs/months.ts"], files: ["insights/sentiment/model.json", "insights/sentiment/model.weights"] },
+  months: { entries: ["build/outputs/months.ts"], files: [...WORD_TABLES] },
   /** Whether a line is a valid review as it stands. */
   verbatim: { entries: ["build/load/load.ts"] },
   /**

@@ -4,10 +4,10 @@
  * files), so that a change elsewhere (the figures, the site's templates) leaves the review pages
  * and the analysis cached, and a change to any module behind an output makes it again.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { appendFile, cp, readFile, stat, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BuildCache, CODE, modulesOf } from "../../build/cache/cache.ts";
 import { decodePart, encodePart, readChecked } from "../../build/cache/file.ts";
@@ -47,6 +47,17 @@ describe("the build cache's versions of the code", () => {
     expect(months).toEqual(expect.arrayContaining(["build/outputs/months.ts", "insights/sentiment/model.ts", "core/dist/reviews-json.ts", "core/schema/records.ts"]));
     // Type-only imports are not code: build/cache/cache.ts is imported for its type alone.
     expect(months).not.toContain("build/cache/cache.ts");
+  });
+
+  it("name every data file their modules read beside them (a change to a table of words makes what it made stale)", async () => {
+    for (const [kind, { entries, files = [] }] of Object.entries(CODE)) {
+      const modules = [...new Set([...(await modulesOf(entries)).values()].flat())];
+      const read = modules.flatMap((module) => {
+        const text = readFileSync(`${ROOT}${module}`, "utf8");
+        return [...text.matchAll(/new URL\("\.\/([\w.-]+\.(?:json|weights))", import\.meta\.url\)/g)].map((m) => join(dirname(module), m[1]!));
+      });
+      for (const file of read) expect(files, `${kind}: ${file}`).toContain(file);
+    }
   });
 });
 
