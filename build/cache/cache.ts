@@ -21,7 +21,9 @@ import { COMPILED } from "../compiled.ts";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The files the language analysis reads beside its code: the model and its tables of words. */
-const WORD_TABLES = ["model.json", "model.weights", "clusters.json", "lexicon.json", "aspects.json"].map((f) => `insights/sentiment/${f}`);
+const WORD_TABLES = ["model.json", "model.weights", "clusters.json", "lexicon.json", "aspects.json", "phrases.json"].map(
+  (f) => `insights/sentiment/${f}`,
+);
 
 /**
  * What each kind of output the cache keeps is made from: its entries, with every module they
