@@ -13,31 +13,17 @@ import { DATA_FILES } from "../load/validate.ts";
 import { progressDone, progressReporter } from "../progress.ts";
 import { seededRandom, type Random } from "./random.ts";
 import { composeReview, OWNER_REPLIES } from "./text.ts";
+import { WORDS } from "./words.ts";
 
-const SERVICES: (Service & { pests: string[]; weight: number })[] = [
-  { id: "general-pest-control", name: "General pest control", description: "One-time inside and outside treatment.", pests: ["spiders", "ants", "earwigs", "silverfish", "crickets"], weight: 16 },
-  { id: "quarterly-plan", name: "Quarterly maintenance plan", description: "A visit every three months.", pests: ["ants", "spiders", "bugs", "earwigs"], weight: 14 },
-  { id: "ant-control", name: "Ant control", description: "Baiting and perimeter treatment.", pests: ["ants", "sugar ants", "Argentine ants", "carpenter ants"], weight: 14 },
-  { id: "spider-control", name: "Spider control", description: "Web sweeping and eave treatment.", pests: ["spiders", "black widows", "wolf spiders"], weight: 8 },
-  { id: "cockroach-control", name: "Cockroach control", description: "Gel baits and growth regulators.", pests: ["roaches", "cockroaches", "German roaches"], weight: 6 },
-  { id: "rodent-control", name: "Rodent control", description: "Trapping and bait stations.", pests: ["mice", "rats", "roof rats"], weight: 10 },
-  { id: "rodent-exclusion", name: "Rodent exclusion", description: "Sealing entry points.", pests: ["mice", "rats"], weight: 5 },
-  { id: "termite-inspection", name: "Termite inspection", description: "WDO inspection and report.", pests: ["termites", "drywood termites"], weight: 6 },
-  { id: "termite-treatment", name: "Termite treatment", description: "Liquid and bait treatment.", pests: ["termites", "subterranean termites"], weight: 6 },
-  { id: "bed-bug-treatment", name: "Bed bug heat treatment", description: "Whole-room heat treatment.", pests: ["bed bugs"], weight: 4 },
-  { id: "wasp-bee-removal", name: "Wasp and yellowjacket removal", description: "Nest removal.", pests: ["wasps", "yellowjackets", "hornets"], weight: 6 },
-  { id: "mosquito-treatment", name: "Mosquito treatment", description: "Seasonal yard treatment.", pests: ["mosquitoes", "mosquitos"], weight: 3 },
-  { id: "wildlife-exclusion", name: "Wildlife exclusion", description: "One-way doors and screening.", pests: ["raccoons", "squirrels", "pigeons"], weight: 2 },
-];
+const { services: SERVICES, first: FIRST, last: LAST, towns: TOWNS, authors: AUTHORS } = WORDS;
+/** First names of technicians written about as she/her. */
+const SHE = new Set(WORDS.she);
 
-// First names of the technicians; those in SHE use she/her in the review text.
-const SHE = new Set(["Dana", "Priya", "Ana", "Carmen", "Erin", "Grace", "Ivy", "Kim", "Maya"]);
-const FIRST = ["Marco", "Dana", "Tyler", "Priya", "Jake", "Chris", "Luis", "Ana", "Ben", "Carmen", "Devon", "Erin", "Felix", "Grace", "Hector", "Ivy", "Jamal", "Kim", "Leo", "Maya", "Nate", "Omar", "Chris", "Sam"];
-const LAST = ["Ruiz", "Whitfield", "Nguyen", "Shah", "Olsen", "Park", "Herrera", "Lopez", "Carter", "Diaz", "Brooks", "Walsh", "Moreno", "Lee", "Vargas", "Quinn", "Reed", "Cho", "Ortiz", "Patel", "Young", "Haddad", "Dunn", "Keller"];
-const TOWNS = ["Roseville", "Rocklin", "Granite Bay", "Citrus Heights", "Folsom", "Lincoln", "Loomis", "Auburn", "Antelope", "Orangevale", "Fair Oaks", "Carmichael", "El Dorado Hills", "Newcastle", "Penryn", "Sheridan", "North Highlands", "Rancho Cordova", "Gold River", "Elk Grove", "Natomas", "Cameron Park", "Shingle Springs", "Placerville", "Meadow Vista", "Wheatland", "Sacramento", "Arden-Arcade", "Rio Linda", "West Sacramento"];
-const AUTHORS = ["Maria", "John", "Linda", "Mike", "Sarah", "David", "Jen", "Chris", "Patricia", "Kevin", "Amanda", "Jose", "Rachel", "Tom", "Nicole", "Brian", "Emily", "Steve", "Olivia", "Raj", "Mei", "Tony", "Karen", "Luis", "Beth", "Dan", "Heather", "Greg", "Ashley", "Paul"];
-
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 export interface SynthOptions {
   reviews: number;
@@ -96,7 +82,13 @@ function synthReview(random: Random, id: string, date: string, last: string, tec
     const day = addDays(date, days);
     return day > last ? last : day;
   };
-  const rating = random.weighted([[5, 0.66], [4, 0.14], [3, 0.06], [2, 0.04], [1, 0.1]] as const);
+  const rating = random.weighted([
+    [5, 0.66],
+    [4, 0.14],
+    [3, 0.06],
+    [2, 0.04],
+    [1, 0.1],
+  ] as const);
   const service = random.weighted(SERVICES.map((s) => [s, s.weight] as const));
   const services = [service.id];
   if (random.chance(0.1)) {
@@ -112,7 +104,11 @@ function synthReview(random: Random, id: string, date: string, last: string, tec
   const tech = techList[0] ? techList[0].name.split(" ")[0]! : random.pick(["the tech", "the technician", "the guy", "he"]);
   const pest = random.pick(service.pests);
   const first = techList[0]?.name.split(" ")[0];
-  const pronouns = !first ? { he: "he", him: "him", his: "his" } : SHE.has(first) ? { he: "she", him: "her", his: "her" } : { he: "he", him: "him", his: "his" };
+  const pronouns = !first
+    ? { he: "he", him: "him", his: "his" }
+    : SHE.has(first)
+      ? { he: "she", him: "her", his: "her" }
+      : { he: "he", him: "him", his: "his" };
   const { text } = composeReview(random, rating, { tech, ...pronouns, pest, town: area.name, service: service.name.toLowerCase() });
   const author = random.chance(0.85) ? `${random.pick(AUTHORS)} ${String.fromCharCode(65 + random.int(0, 25))}.` : random.pick(AUTHORS);
   const review: Review = { id, date, rating, author, text, technicians: techList.map((t) => t.id), services, service_area: area.id };
@@ -126,7 +122,10 @@ function synthReview(random: Random, id: string, date: string, last: string, tec
     review.text += "\n\nEDIT: they came back and took care of it.";
   }
   if (random.chance(0.005)) {
-    review.withdrawn = { at: `${later(random.int(1, 90))}T09:00:00Z`, reason: random.pick(["customer request", "duplicate", "not a customer"]) };
+    review.withdrawn = {
+      at: `${later(random.int(1, 90))}T09:00:00Z`,
+      reason: random.pick(["customer request", "duplicate", "not a customer"]),
+    };
   }
   return review;
 }
@@ -142,7 +141,13 @@ async function close(stream: WriteStream): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { reviews: { type: "string", default: "10000" }, seed: { type: "string", default: "1" }, out: { type: "string" }, until: { type: "string" }, years: { type: "string", default: "4" } },
+    options: {
+      reviews: { type: "string", default: "10000" },
+      seed: { type: "string", default: "1" },
+      out: { type: "string" },
+      until: { type: "string" },
+      years: { type: "string", default: "4" },
+    },
   });
   const years = Number(values.years);
   if (!(years > 0 && years <= 100)) {
