@@ -4,7 +4,7 @@
  * byte arrays as they are. Serialized, a month's bytes (its JSON, its figures' JSON) were copied
  * into buffers that only the garbage collector frees: at a million reviews, 800 MB of them at once.
  */
-import { open, readFile } from "node:fs/promises";
+import { open, readFile, rename, rm } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
 import { hashRuns, hashRunsAside, WORTH_A_THREAD_BYTES } from "../threads/hashing.ts";
 
@@ -111,4 +111,18 @@ export async function readChecked(paths: readonly string[]): Promise<(Buffer | "
   const digests = hashes.map((h) => h.sha256);
   let next = 0;
   return read.map(([bytes, digest]) => (bytes === undefined ? undefined : digest === digests[next++] ? bytes : "altered"));
+}
+
+/**
+ * Replace `path` whole: written beside it, then renamed over it, so a build stopped midway leaves
+ * the old file. A failure (disk full, read-only) is swallowed: it costs the next build time.
+ */
+export async function replaceWhole(path: string, writeTo: (temporary: string) => Promise<void>): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeTo(temporary);
+    await rename(temporary, path);
+  } catch {
+    await rm(temporary, { force: true });
+  }
 }
