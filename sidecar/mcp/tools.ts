@@ -4,6 +4,7 @@
  * rendering, sized for a model's context.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { z } from "zod";
 import type { BundleRef } from "../bundle.ts";
 import { SerializedResult, type ToolEntry } from "./tool.ts";
 import { getBusiness } from "./tools/get-business.ts";
@@ -18,14 +19,14 @@ const TOOLS = [getBusiness, searchReviewsTool, getReview, getReviewsSince, getIn
 export function registerTools(server: McpServer | undefined, ref: BundleRef, baseUrl: string): Map<string, ToolEntry> {
   const tools = new Map<string, ToolEntry>();
   for (const tool of TOOLS) {
-    const handler = (tool.handler as (context: { ref: BundleRef; baseUrl: string }) => ToolEntry["handler"])({ ref, baseUrl });
+    const handler: ToolEntry["handler"] = tool.handler({ ref, baseUrl });
     tools.set(tool.name, { inputSchema: tool.config.inputSchema, handler });
     // The SDK is given the result parsed; the fast path joins the serialised pieces itself.
     const parsed = async (args: unknown) => {
       const result = await handler(args);
       return result instanceof SerializedResult ? result.parsed() : result;
     };
-    server?.registerTool(tool.name, tool.config as never, parsed as never);
+    server?.registerTool<z.ZodRawShape, z.ZodObject>(tool.name, tool.config, parsed);
   }
   return tools;
 }
