@@ -68,7 +68,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     // The months' texts are judged (on worker threads when there are many) while this thread
     // writes reviews.json and sitemap.xml, which libuv's threads compress while the rest goes on,
     // and the review pages are written on another worker. The manifest leaves the pages out: they
-    // are for the CDN, and the sidecar makes a review's page from its loaded bundle (routes/static.get.ts).
+    // are for the CDN, and the sidecar makes a review's page from its loaded bundle (routes/static.ts).
     const figuring = later(figureMonths(months, context, cache));
     const manifest = new ManifestWriter(staging, cache);
     const head = published(source, months, baseUrl);

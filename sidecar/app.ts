@@ -10,11 +10,11 @@ import { preflight } from "./http/cors.ts";
 import type { Methods } from "./http/dispatch.ts";
 import { errorResponse, methodNotAllowed } from "./http/errors.ts";
 import { VERSION } from "../core/api/openapi.ts";
-import { defineOpenApiRoute } from "./routes/openapi.get.ts";
-import { defineSearchPageRoute } from "./routes/search-page.get.ts";
-import { defineSearchRoute } from "./routes/search.get.ts";
-import { defineSinceRoute } from "./routes/since.get.ts";
-import { defineStaticRoute } from "./routes/static.get.ts";
+import { defineOpenApiRoute } from "./routes/openapi.ts";
+import { defineSearchPageRoute } from "./routes/search-page.ts";
+import { defineSearchRoute } from "./routes/search.ts";
+import { defineSinceRoute } from "./routes/since.ts";
+import { defineStaticRoute } from "./routes/static.ts";
 import type { Hub } from "./hub/hub.ts";
 import { defineHubRoute, type HubRouteOptions } from "./hub/route.ts";
 import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
@@ -67,7 +67,8 @@ export function createApp(deps: AppDeps): H3 {
     ...(deps.hub && { "/api/websub/hub": defineHubRoute(deps.hub.hub, deps.hub.options) }),
   };
   for (const [path, methods] of Object.entries(routes)) app.all(path, (event) => dispatch(event, methods));
-  app.all("/**", (event) => dispatch(event, { GET: defineStaticRoute(deps.bundle, baseUrl) }));
+  const files: Methods = { GET: defineStaticRoute(deps.bundle, baseUrl) };
+  app.all("/**", (event) => dispatch(event, files));
   return app;
 }
 
