@@ -27,13 +27,15 @@ try {
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
   if (bundle.current.spill.where === "memory") {
     console.warn(
-      `reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts (reviews.json's bytes, the search texts) are held in memory`,
+      `reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts (reviews.json's bytes, the search texts) are ` +
+        `held in memory`,
     );
   }
   const secret = settings.MCP_SESSION_SECRET ?? randomBytes(32).toString("base64url");
   if (!settings.MCP_SESSION_SECRET) {
     console.warn(
-      "reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and end when this process does; set it (the same on every instance) to keep them.",
+      "reviewcast: MCP_SESSION_SECRET is unset, so MCP sessions are signed with a random key and " +
+        "end when this process does; set it (the same on every instance) to keep them.",
     );
   }
   const allowed = allowedFor(settings.BASE_URL, settings.HOST, settings.PORT);

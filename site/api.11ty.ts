@@ -60,7 +60,9 @@ const EXAMPLES: Record<string, string> = {
   "GET /api/reviews/since/{date}": "curl BASE/api/reviews/since/2026-10-01",
   "POST /api/websub/hub":
     "curl -d hub.mode=subscribe -d hub.topic=BASE/feed.xml -d hub.callback=https://example.org/callback BASE/api/websub/hub",
-  "POST /mcp": `curl -X POST BASE/mcp -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
+  "POST /mcp":
+    `curl -X POST BASE/mcp -H 'content-type: application/json' -H 'accept: application/json, ` +
+    `text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
 };
 
 function type(p: Parameter): string {

@@ -36,7 +36,7 @@ export function render({ dataset, feed, baseUrl, theme }: SiteData & { theme: Th
 <link rel="icon" href="${baseUrl}/favicon.svg" type="image/svg+xml">
 <base target="_blank">
 <style>
-${themeCss(theme, ":root", "color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d0d7de; --accent: #0969da; --star: #9a6700;", "color-scheme: dark; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #4493f8; --star: #e3b341;")}
+${themeCss(theme, ":root", "color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d0d7de; --accent: #0969da; " + "--star: #9a6700;", "color-scheme: dark; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #4493f8; --star: #e3b341;")}
 * { box-sizing: border-box; }
 body { margin: 0; padding: .75rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; color: var(--fg); background: transparent; overflow-wrap: anywhere; }
 a { color: var(--accent); }

@@ -161,7 +161,8 @@ export async function loadData(
   }
   if (!kept)
     notices.push(
-      'no earlier build\'s record to compare with (a first build, the cache off, or new lists or build code): a review edited without "updated", or a line deleted, cannot be noticed this time',
+      "no earlier build's record to compare with (a first build, the cache off, or new lists or " +
+        'build code): a review edited without "updated", or a line deleted, cannot be noticed this time',
     );
   store?.set(keep);
 

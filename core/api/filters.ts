@@ -9,7 +9,8 @@ export const SEARCH_FILTERS = {
   words: {
     label: "Words",
     description:
-      'Words that must all appear in the text as whole words, in any order and any form, ignoring case: "spiders ants" finds reviews that name both; "termites" finds "termite" too',
+      "Words that must all appear in the text as whole words, in any order and any form, " +
+      'ignoring case: "spiders ants" finds reviews that name both; "termites" finds "termite" too',
     brief: "words (whole words in any form, all required, e.g. spiders ants)",
   },
   query: {

@@ -118,7 +118,10 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
       // The terms of reuse, stated on the about page (the reviews are the customers' words).
       license: { name: "Free to read, copy and quote with a link to each review", url: `${baseUrl}/about/#reuse` },
       description:
-        "Read-only reviews of one local pest-control business, with aspect-based insights. No key, account or token: every route is public and an Authorization header is ignored. JSON member names are snake_case; dates are YYYY-MM-DD; timestamps are RFC 3339 UTC. Errors have the body { error, message, issues? }.",
+        "Read-only reviews of one local pest-control business, with aspect-based insights. No key, " +
+        "account or token: every route is public and an Authorization header is ignored. JSON " +
+        "member names are snake_case; dates are YYYY-MM-DD; timestamps are RFC 3339 UTC. Errors " +
+        "have the body { error, message, issues? }.",
     },
     servers: [{ url: baseUrl }],
     // Deliberately public: no route takes a key, a token or an account (OpenAPI 3.1 §4.8.10).
@@ -153,7 +156,8 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
           operationId: "searchReviews",
           summary: "Search reviews",
           description:
-            "All filters combine with AND (rating and min_rating too). Newest first: date, then id, descending. Follow next_cursor to read every match.",
+            "All filters combine with AND (rating and min_rating too). Newest first: date, then id, " +
+            "descending. Follow next_cursor to read every match.",
           parameters: withKnownIds(parameters(SearchParams as unknown as z.ZodObject, "query"), known),
           responses: {
             "200": { description: "Matching reviews", ...json(ref("ReviewPage")) },
@@ -178,7 +182,13 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
           operationId: "websubHub",
           summary: "WebSub hub: subscribe, unsubscribe, or ping after a publish",
           description:
-            "subscribe/unsubscribe: 202, then the hub verifies intent with a GET to the callback (hub.mode, hub.topic, hub.challenge, hub.lease_seconds); the callback must answer 2xx with the challenge as its exact body. Notifications POST the topic's full content (application/atom+xml, application/feed+json or application/json) with Link rel=hub and rel=self, and X-Hub-Signature when a secret was given; 3 consecutive failures end the subscription. publish: reloads the build and notifies the subscribers of each topic whose content changed.",
+            "subscribe/unsubscribe: 202, then the hub verifies intent with a GET to the callback " +
+            "(hub.mode, hub.topic, hub.challenge, hub.lease_seconds); the callback must answer 2xx " +
+            "with the challenge as its exact body. Notifications POST the topic's full content " +
+            "(application/atom+xml, application/feed+json or application/json) with Link rel=hub and " +
+            "rel=self, and X-Hub-Signature when a secret was given; 3 consecutive failures end the " +
+            "subscription. publish: reloads the build and notifies the subscribers of each topic whose " +
+            "content changed.",
           requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: jsonSchema(HubForm, "input") } } },
           responses: {
             "202": {
@@ -193,14 +203,16 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
               }),
             },
             "400": error(
-              "Invalid field (missing, given twice, unknown mode, topic not one of the three, callback not a public https URL on port 443 or 8443)",
+              "Invalid field (missing, given twice, unknown mode, topic not one of the three, callback " +
+                "not a public https URL on port 443 or 8443)",
             ),
             "404": error("unsubscribe: that callback has no subscription to that topic"),
             "413": error("Body too large"),
             "415": error("Body not form-encoded"),
             "422": error("publish: the new build was refused; the previous one is still served"),
             "429": error(
-              "Subscription limit reached for the callback's host name, or in total (verified and waiting subscriptions count), or too many requests waiting for verification",
+              "Subscription limit reached for the callback's host name, or in total (verified and " +
+                "waiting subscriptions count), or too many requests waiting for verification",
             ),
           },
         },
@@ -210,7 +222,10 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
           operationId: "mcpMessage",
           summary: "Model Context Protocol (streamable HTTP)",
           description:
-            "JSON-RPC 2.0 over streamable HTTP (MCP 2025-06-18). Send Accept: application/json, text/event-stream. initialize returns Mcp-Session-Id; send it on every later request (missing: 400; unknown, expired or ended: 404). A foreign Origin gets 403. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights.",
+            "JSON-RPC 2.0 over streamable HTTP (MCP 2025-06-18). Send Accept: application/json, " +
+            "text/event-stream. initialize returns Mcp-Session-Id; send it on every later request " +
+            "(missing: 400; unknown, expired or ended: 404). A foreign Origin gets 403. Tools: " +
+            "get_business, search_reviews, get_review, get_reviews_since, get_insights.",
           parameters: [
             { name: "Mcp-Session-Id", in: "header", required: false, schema: { type: "string" } },
             { name: "MCP-Protocol-Version", in: "header", required: false, schema: { type: "string" } },

@@ -103,7 +103,9 @@ export const SincePage = ReviewPage.extend({
   changed: z
     .array(PublicReview)
     .describe(
-      "Reviews dated before the date that were published (published), edited (updated) or answered (response.date) on or after it, in full, latest change first; the same on every page; at most 1000",
+      "Reviews dated before the date that were published (published), edited (updated) or " +
+        "answered (response.date) on or after it, in full, latest change first; the same on every " +
+        "page; at most 1000",
     ),
   changed_truncated: z
     .boolean()

@@ -42,7 +42,8 @@ const AspectProfile = z.strictObject({
     .array(Quote)
     .max(2)
     .describe(
-      "The clearest positive and the clearest negative quote about it, where there is one (a complaint only from a review of 3 stars or fewer)",
+      "The clearest positive and the clearest negative quote about it, where there is one (a " +
+        "complaint only from a review of 3 stars or fewer)",
     ),
 });
 
@@ -77,7 +78,10 @@ export const Insights = z.strictObject({
       highlights: z
         .array(MentionRef.extend({ quote: z.string().describe("The review's text from `from` to `to`") }))
         .describe(
-          "The clearest positive and negative quotes about this aspect alone, up to three of each, one per wording, a complaint only from a review of 3 stars or fewer: first those whose review's stars agree with them, then those the model is surest of; neutral mentions are in `evidence` only",
+          "The clearest positive and negative quotes about this aspect alone, up to three of each, " +
+            "one per wording, a complaint only from a review of 3 stars or fewer: first those whose " +
+            "review's stars agree with them, then those the model is surest of; neutral mentions are " +
+            "in `evidence` only",
         ),
     }),
   ),

@@ -20,7 +20,8 @@ export const Detail = z
   .enum(["compact", "full"])
   .default("compact")
   .describe(
-    '"compact" (default): per review a text line (date, stars, author, id, excerpt) and its key fields; "full": every field, whole text and owner\'s reply',
+    '"compact" (default): per review a text line (date, stars, author, id, excerpt) and its ' +
+      'key fields; "full": every field, whole text and owner\'s reply',
   );
 
 /** A review in a compact page's structured result: its author and text are in its text line. */

@@ -59,7 +59,12 @@ export function registerPrompts(server: McpServer, ref: BundleRef): void {
           role: "user",
           content: {
             type: "text",
-            text: `How do customers of ${name()} rate ${subject}? Use the tools: get_business for the ids, get_insights for the figures (technician, service, service_area or aspect), and search_reviews (mentions_technician, mentions_service or query) for what reviewers actually wrote. Give the number of reviews and the average rating, the main praise and the main complaints, and quote two or three reviews with their date and link. Say so when there are few reviews.`,
+            text:
+              `How do customers of ${name()} rate ${subject}? Use the tools: get_business for the ids, get_insights for the figures (technician, ` +
+              `service, service_area or aspect), and search_reviews (mentions_technician, ` +
+              `mentions_service or query) for what reviewers actually wrote. Give the number of reviews ` +
+              `and the average rating, the main praise and the main complaints, and quote two or three ` +
+              `reviews with their date and link. Say so when there are few reviews.`,
           },
         },
       ],
@@ -78,7 +83,9 @@ export function registerPrompts(server: McpServer, ref: BundleRef): void {
           role: "user",
           content: {
             type: "text",
-            text: `Summarise the reviews of ${name()} since ${since}: call get_reviews_since with date ${since}, then report how many there are, their average rating, the recurring praise and complaints, and any review withdrawn since. Quote the most telling reviews with their links.`,
+            text:
+              `Summarise the reviews of ${name()} since ${since}: call get_reviews_since with date ${since}, then report how many there are, their average rating, the recurring praise and ` +
+              `complaints, and any review withdrawn since. Quote the most telling reviews with their links.`,
           },
         },
       ],

@@ -9,7 +9,9 @@ export const getBusiness = defineTool({
   config: {
     title: "Business details and rating",
     description:
-      "Who the business is: name, description, phone, email, address, opening hours, the services it offers (with ids), its technicians (with ids), the towns it serves, and its aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
+      "Who the business is: name, description, phone, email, address, opening hours, the " +
+      "services it offers (with ids), its technicians (with ids), the towns it serves, and its " +
+      "aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
     inputSchema: strictArgs({}),
     outputSchema: {
       business: z.looseObject({

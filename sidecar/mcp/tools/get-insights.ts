@@ -12,7 +12,10 @@ export const getInsights = defineTool({
   config: {
     title: "Insights",
     description:
-      "What customers say, from all reviews: the overview, aspects (punctuality, price, ...), technicians, services, areas, topics, FAQ and a summary, each with its evidence. Give at most one of aspect, technician, service or service_area for just that part; a technician's or service's part quotes praise and complaints per aspect.",
+      "What customers say, from all reviews: the overview, aspects (punctuality, price, ...), " +
+      "technicians, services, areas, topics, FAQ and a summary, each with its evidence. Give at " +
+      "most one of aspect, technician, service or service_area for just that part; a " +
+      "technician's or service's part quotes praise and complaints per aspect.",
     inputSchema: strictArgs({
       aspect: z.string().min(1).max(100).optional().describe("An aspect id or name, e.g. punctuality"),
       technician: z.string().min(1).max(100).optional().describe("Technician id or name"),
@@ -32,7 +35,9 @@ export const getInsights = defineTool({
       const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
       if (given.length === 0) {
         const sized = overviewOf(insights);
-        const text = `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, technician, service or service_area. ${full}`;
+        const text =
+          `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, ` +
+          `technician, service or service_area. ${full}`;
         return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
       }
       const [kind, value] = given[0] as [keyof typeof args, string];

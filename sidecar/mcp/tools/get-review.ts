@@ -10,7 +10,8 @@ export const getReview = defineTool({
   config: {
     title: "One review",
     description:
-      "The full record of one review by its id (as returned by search_reviews): text, rating, date, technicians, services, area and the owner's reply if any.",
+      "The full record of one review by its id (as returned by search_reviews): text, rating, " +
+      "date, technicians, services, area and the owner's reply if any.",
     inputSchema: strictArgs({ id: Slug.describe("Review id, e.g. r-2025-014") }),
     outputSchema: { review: z.looseObject({ id: Out.id, url: z.string(), date: Out.date, rating: Out.stars, text: z.string() }) },
     annotations: READ_ONLY,

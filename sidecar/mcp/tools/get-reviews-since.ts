@@ -11,7 +11,8 @@ export const getReviewsSince = defineTool({
   config: {
     title: "Reviews since a date",
     description:
-      "To catch up: reviews dated on or after a day (YYYY-MM-DD), newest first; older ones published, edited or answered since (changed); ids withdrawn since (removed).",
+      "To catch up: reviews dated on or after a day (YYYY-MM-DD), newest first; older ones " +
+      "published, edited or answered since (changed); ids withdrawn since (removed).",
     inputSchema: strictArgs({
       date: IsoDate.describe("Day, YYYY-MM-DD"),
       limit: z.int().min(1).max(1000).default(50).describe("Most reviews to return (1 to 1000, default 50)"),

@@ -10,11 +10,11 @@ export const searchReviewsTool = defineTool({
   name: "search_reviews",
   config: {
     title: "Search reviews",
-    description: `Find verified reviews. Filters are optional and combine with AND: ${Object.values(SEARCH_FILTERS)
-      .map((f) => f.brief)
-      .join(
-        ", ",
-      )}. Newest first. Returns count, total and, when there is more, next_cursor to pass back as cursor. Same rules and results as GET /api/reviews/search.`,
+    description:
+      `Find verified reviews. Filters are optional and combine with AND: ${Object.values(SEARCH_FILTERS)
+        .map((f) => f.brief)
+        .join(", ")}. Newest first. Returns count, total and, when there is more, next_cursor to pass back as ` +
+      `cursor. Same rules and results as GET /api/reviews/search.`,
     inputSchema: strictArgs({ ...searchFields, detail: Detail }).check(sinceNotAfterUntil),
     outputSchema: PageOut,
     annotations: READ_ONLY,
