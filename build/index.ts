@@ -24,7 +24,9 @@ try {
   }
   for (const notice of result.notices) console.log(`note: ${notice}`);
   console.log(
-    `built ${settings.DIST_DIR}/: ${files} files (${listed.length} datasets, feeds and pages with ${copies} compressed copies, ${result.reviews} review pages, the manifest) from ${result.reviews} published reviews (${result.withdrawn} withdrawn) in ${seconds} s`,
+    `built ${settings.DIST_DIR}/: ${files} files (${listed.length} datasets, feeds and pages with ` +
+      `${copies} compressed copies, ${result.reviews} review pages, the manifest) from ` +
+      `${result.reviews} published reviews (${result.withdrawn} withdrawn) in ${seconds} s`,
   );
 } catch (error) {
   progressDone();

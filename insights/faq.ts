@@ -248,7 +248,9 @@ export function faq(aspects: readonly AspectQuestion[], technicians: readonly En
     entries.push({
       question: "Which technician do customers rate highest?",
       aspect: null,
-      answer: `${best.name}: an average of ${best.average_rating} out of 5 over ${best.review_count} reviews (among technicians with at least ${ENOUGH} reviews).`,
+      answer:
+        `${best.name}: an average of ${best.average_rating} out of 5 over ${best.review_count} reviews ` +
+        `(among technicians with at least ${ENOUGH} reviews).`,
       raised_by: JsonList.of([]),
       evidence: { review_ids: best.review_ids, ...(best.reviews_url && { reviews_url: best.reviews_url }) },
     });

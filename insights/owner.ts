@@ -105,7 +105,8 @@ export function ownerReport(input: SummaryInput, updated: string, faq: readonly 
       before && last && starsApart(last.rating, before.rating) >= NOTICEABLE
         ? `improving: ${last.rating} in ${last.year} (${last.count} reviews), up from ${before.rating} in ${before.year} (${before.count})`
         : before && last && starsApart(before.rating, last.rating) >= NOTICEABLE
-          ? `getting worse: ${last.rating} in ${last.year} (${last.count} reviews), down from ${before.rating} in ${before.year} (${before.count})`
+          ? `getting worse: ${last.rating} in ${last.year} (${last.count} reviews), down from ` +
+            `${before.rating} in ${before.year} (${before.count})`
           : undefined;
     flags.push({
       text: `${t.name}'s ${t.review_count} reviews average ${t.average_rating}, against ${theirs} for the other technicians' ${count}.`,
@@ -132,7 +133,9 @@ export function ownerReport(input: SummaryInput, updated: string, faq: readonly 
     const without = round2((recentSum - lowest) / (now!.count - 1));
     if (starsApart(then!.rating, now!.rating) < FALLING || starsApart(then!.rating, without) < FALLING) continue;
     flags.push({
-      text: `${s.name} averages ${now!.rating} over the last four quarters with reviews (${now!.count} reviews), down from ${then!.rating} in the four before (${then!.count}).`,
+      text:
+        `${s.name} averages ${now!.rating} over the last four quarters with reviews (${now!.count} ` +
+        `reviews), down from ${then!.rating} in the four before (${then!.count}).`,
       why: worst(s),
       reviews: now!.count + then!.count,
       ...(s.reviews_url && { reviews_url: s.reviews_url }),
@@ -191,13 +194,17 @@ ${f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)
   const complaints = report.complaints
     .map(
       (c) =>
-        `<li><p><strong>${html(c.aspect)}</strong>: ${c.unhappy} of ${c.mentioning} customers who mention it were not happy with it (${c.happy} were).</p>${c.quotes.length ? `<p>${c.quotes.map(said).join("<br>")}</p>` : ""}</li>`,
+        `<li><p><strong>${html(c.aspect)}</strong>: ${c.unhappy} of ${c.mentioning} customers who ` +
+        `mention it were not happy with it (${c.happy} were).</p>` +
+        `${c.quotes.length ? `<p>${c.quotes.map(said).join("<br>")}</p>` : ""}</li>`,
     )
     .join("\n");
   const rows = report.technicians
     .map(
       (t) =>
-        `<tr><td>${html(t.name)}</td><td>${t.reviews}</td><td>${t.average}</td><td>${t.years.map((y) => `${y.year}: ${y.rating} (${y.count})`).join(", ")}</td><td>${html(t.praised ?? "")}</td><td>${html(t.complaints ?? "")}</td></tr>`,
+        `<tr><td>${html(t.name)}</td><td>${t.reviews}</td><td>${t.average}</td><td>` +
+        `${t.years.map((y) => `${y.year}: ${y.rating} (${y.count})`).join(", ")}</td><td>` +
+        `${html(t.praised ?? "")}</td><td>${html(t.complaints ?? "")}</td></tr>`,
     )
     .join("\n");
   return `<!doctype html>

@@ -110,7 +110,9 @@ export function summarise({ name, overall, months, aspects, entities, search }: 
   const technician = mostReviewed(entities.technicians);
   if (technician && technician.review_count > 0) {
     sentences.push({
-      text: `The technician customers mention most is ${technician.name} (${technician.review_count} reviews, average ${technician.average_rating}).`,
+      text:
+        `The technician customers mention most is ${technician.name} (${technician.review_count} ` +
+        `reviews, average ${technician.average_rating}).`,
       evidence: { review_ids: technician.review_ids, ...(technician.reviews_url && { reviews_url: technician.reviews_url }) },
     });
   }
@@ -128,7 +130,10 @@ export function summarise({ name, overall, months, aspects, entities, search }: 
   const [now, then] = [average(recent), average(before)];
   if (now.count >= ENOUGH && then.count >= ENOUGH) {
     sentences.push({
-      text: `Over the last four quarters with reviews (${quarters.at(-4)!.quarter} to ${quarters.at(-1)!.quarter}) the average rating is ${now.rating}, ${comparison(now.rating, then.rating)} ${then.rating} in the four before.`,
+      text:
+        `Over the last four quarters with reviews (${quarters.at(-4)!.quarter} to ` +
+        `${quarters.at(-1)!.quarter}) the average rating is ${now.rating}, ` +
+        `${comparison(now.rating, then.rating)} ${then.rating} in the four before.`,
       evidence: { review_ids: JsonList.join([...recent, ...before].map((q) => q.ids)) },
     });
   }

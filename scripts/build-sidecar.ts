@@ -59,5 +59,6 @@ const result = await build({
 for (const [file, output] of Object.entries(result.metafile.outputs))
   console.log(`${relative(process.cwd(), file)}  ${(output.bytes / 2 ** 20).toFixed(2)} MiB`);
 console.log(
-  `bundled in ${Math.round(performance.now() - started)} ms: run it with DIST_DIR=… node --expose-gc ${relative(process.cwd(), outdir)}/main.mjs (README, Deploy: the memory flags)`,
+  `bundled in ${Math.round(performance.now() - started)} ms: run it with DIST_DIR=… node ` +
+    `--expose-gc ${relative(process.cwd(), outdir)}/main.mjs (README, Deploy: the memory flags)`,
 );

@@ -219,7 +219,8 @@ export class BundleRef {
     const { baseUrl } = this.options;
     if (baseUrl !== undefined && bundle.manifest.base_url !== baseUrl) {
       throw new BundleError(
-        `${this.distDir}/ was built for BASE_URL ${bundle.manifest.base_url}, and this sidecar serves ${baseUrl}: build with BASE_URL=${baseUrl}`,
+        `${this.distDir}/ was built for BASE_URL ${bundle.manifest.base_url}, and this sidecar serves ` +
+          `${baseUrl}: build with BASE_URL=${baseUrl}`,
       );
     }
   }

@@ -27,7 +27,8 @@ try {
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
   if (bundle.current.spill.where === "memory") {
     console.warn(
-      `reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts (reviews.json's bytes, the search texts) are ` +
+      `reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts ` +
+        `(reviews.json's bytes, the search texts) are ` +
         `held in memory`,
     );
   }
@@ -78,7 +79,8 @@ try {
   }
   const ms = Math.round(performance.now() - started);
   console.log(
-    `reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} (public base ${settings.BASE_URL}), ready in ${ms} ms`,
+    `reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} ` +
+      `(public base ${settings.BASE_URL}), ready in ${ms} ms`,
   );
   await hub.start();
   // A rebuild is served as soon as it is there, and its subscribers told, as after a publish ping.
@@ -88,7 +90,8 @@ try {
           try {
             const { changed } = await hub.publish(TOPICS.map((t) => `${settings.BASE_URL}${t.path}`));
             console.log(
-              `reviewcast: ${settings.DIST_DIR}/ changed: serving ${bundle.current.index.size} reviews${changed.length ? `; notifying the subscribers of ${changed.length} changed topics` : ""}`,
+              `reviewcast: ${settings.DIST_DIR}/ changed: serving ${bundle.current.index.size} reviews` +
+                `${changed.length ? `; notifying the subscribers of ${changed.length} changed topics` : ""}`,
             );
           } catch (error) {
             console.error(

@@ -46,7 +46,10 @@ function shape(schema: Schema | undefined, components: Record<string, Schema>, d
           : (p.type ?? (p.anyOf ? "one of several" : "any"));
     const optional = s.required?.includes(name) ? "" : ", optional";
     const nested = shape(p.type === "array" ? p.items : raw, components, depth + 1);
-    return `<li><code>${html(name)}</code> (${html(kind)}${optional})${(p.description ?? raw.description) ? `: ${html((p.description ?? raw.description)!)}` : ""}${nested}</li>`;
+    return (
+      `<li><code>${html(name)}</code> (${html(kind)}${optional})` +
+      `${(p.description ?? raw.description) ? `: ${html((p.description ?? raw.description)!)}` : ""}${nested}</li>`
+    );
   });
   return `<ul class="shape">${items.join("")}</ul>`;
 }

@@ -24,7 +24,11 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
     .map((star) => {
       const tally = rating.rating_counts[star];
       const pct = rating.review_count ? Math.round((tally / rating.review_count) * 100) : 0;
-      return `<li><span class="label">${star} ${star === "1" ? "star" : "stars"}</span><span class="bar" aria-hidden="true"><span style="width:${Math.round((tally / max) * 100)}%"></span></span><span class="count">${count(tally)} (${pct}%)</span></li>`;
+      return (
+        `<li><span class="label">${star} ${star === "1" ? "star" : "stars"}</span><span class="bar" ` +
+        `aria-hidden="true"><span style="width:${Math.round((tally / max) * 100)}%"></span></span><span ` +
+        `class="count">${count(tally)} (${pct}%)</span></li>`
+      );
     })
     .join("\n");
   const ld = {

@@ -18,7 +18,9 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
       );
       // One aspect's quotes at a time: all of them open made the page five phone screens longer.
       return items.length
-        ? `<details><summary>${html(a.name)} (${items.length} ${items.length === 1 ? "quote" : "quotes"})</summary><ul class="quotes">${items.join("")}</ul></details>`
+        ? `<details><summary>${html(a.name)} (${items.length} ` +
+            `${items.length === 1 ? "quote" : "quotes"})</summary><ul class="quotes">` +
+            `${items.join("")}</ul></details>`
         : "";
     })
     .join("\n");

@@ -62,7 +62,10 @@ export function sentimentBars(title: string, rows: SentimentRow[]): string {
       value: count(r.total),
     })),
   );
-  const legend = `\n<p class="legend" aria-hidden="true">${POLARITIES.map((k) => `<span class="key ${k}"></span> ${k}`).join(" ")} · the number is the mentions</p>`;
+  const legend =
+    `\n<p class="legend" aria-hidden="true">` +
+    `${POLARITIES.map((k) => `<span class="key ${k}"></span> ${k}`).join(" ")} · the number is the ` +
+    `mentions</p>`;
   const table = dataTable(
     ["Aspect", "Positive", "Neutral", "Negative", "Mentions"],
     rows.map((r) => [r.label, count(r.positive), count(r.neutral), count(r.negative), count(r.total)]),
@@ -140,7 +143,9 @@ function trendSvg(
   const grid = ticks
     .map(
       (v) =>
-        `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`,
+        `<line class="grid" x1="${left}" x2="${size.width - right}" y1="${y(v).toFixed(1)}" y2="` +
+        `${y(v).toFixed(1)}"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">` +
+        `${v}</text>`,
     )
     .join("");
   // A cut axis is drawn cut: a zigzag where the scale leaves out everything below its first tick.
@@ -150,7 +155,8 @@ function trendSvg(
   const dots = points
     .map(
       (p, i) =>
-        `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`,
+        `<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>` +
+        `${html(p.label)}: ${average(p.value)} (${count(p.count)} reviews)</title></circle>`,
     )
     .join("");
   // Labels far enough apart not to overlap: every n-th, and the last when it has room.
@@ -177,7 +183,10 @@ ${labels}
 export function trendLine(title: string, points: Point[], range: { min: number; max: number; unit: string }): string {
   const s = scaleOf(points, range);
   const description = points.length
-    ? `From ${points[0]!.label} (${average(points[0]!.value)}) to ${points.at(-1)!.label} (${average(points.at(-1)!.value)}); lowest ${average(Math.min(...points.map((p) => p.value)))}, highest ${average(Math.max(...points.map((p) => p.value)))} ${range.unit}; the scale runs from ${s.min} to ${s.max}.`
+    ? `From ${points[0]!.label} (${average(points[0]!.value)}) to ${points.at(-1)!.label} (` +
+      `${average(points.at(-1)!.value)}); lowest ${average(Math.min(...points.map((p) => p.value)))}, ` +
+      `highest ${average(Math.max(...points.map((p) => p.value)))} ${range.unit}; the scale runs from ` +
+      `${s.min} to ${s.max}.`
     : "No data.";
   const wide = trendSvg(title, description, points, s, { width: 640, labelGap: 70, className: "wide" });
   // A phone's drawing labels quarters as "Q1 '24": short enough to label more of them.

@@ -29,9 +29,14 @@ export function widgetSnippets(baseUrl: string, name: string, theme: Theme = "li
   const query = `?theme=${theme}`;
   const origin = new URL(baseUrl).origin;
   return {
-    badge: `<a href="${baseUrl}/"><img src="${baseUrl}/badge.svg${query}" width="210" height="56" alt="${name}: verified customer reviews and rating"></a>`,
+    badge:
+      `<a href="${baseUrl}/"><img src="${baseUrl}/badge.svg${query}" width="210" height="56" alt="` +
+      `${name}: verified customer reviews and rating"></a>`,
     embed:
-      `<iframe id="reviewcast-embed" src="${baseUrl}/embed/${query}" title="Reviews of ${name}" width="100%" height="640" style="border:0; max-width:40rem" loading="lazy"></iframe>\n` +
-      `<script>addEventListener("message", (e) => { if (e.origin === "${origin}" && e.data?.type === "${EMBED_MESSAGE}") document.getElementById("reviewcast-embed").style.height = e.data.height + "px"; });</script>`,
+      `<iframe id="reviewcast-embed" src="${baseUrl}/embed/${query}" title="Reviews of ${name}" ` +
+      `width="100%" height="640" style="border:0; max-width:40rem" loading="lazy"></iframe>\n` +
+      `<script>addEventListener("message", (e) => { if (e.origin === "${origin}" && e.data?.type === ` +
+      `"${EMBED_MESSAGE}") document.getElementById("reviewcast-embed").style.height = e.data.height + ` +
+      `"px"; });</script>`,
   };
 }

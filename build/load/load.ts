@@ -124,7 +124,10 @@ export async function loadData(
   const refused = new Set(problems.map((p) => /\((.+)\)$/.exec(p.record ?? "")?.[1]));
   for (const { file, id } of found?.gone ?? []) {
     if (refused.has(id)) continue;
-    const expected = `the last build published ${id} and no file holds it now: to take a review down, keep its line and add "withdrawn": {"at": "${new Date(now.time).toISOString().slice(0, 19)}Z", "reason": "…"}, so that since lists it as removed`;
+    const expected =
+      `the last build published ${id} and no file holds it now: to take a review down, keep its line ` +
+      `and add "withdrawn": {"at": "${new Date(now.time).toISOString().slice(0, 19)}Z", "reason": ` +
+      `"…"}, so that since lists it as removed`;
     problems.push({ file: name(join(DATA_FILES.reviews, file)), record: id, expected });
   }
   if (files.length === 0 && problems.length === 0) {

@@ -18,7 +18,8 @@ export const REVIEWS_JSON_TAIL = "]}\n";
 
 function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): string {
   const { business, aggregate_rating, updated } = dataset;
-  return `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate_rating)},"updated":${JSON.stringify(updated)}${REVIEWS_OPEN}`;
+  const [head, rating, at] = [business, aggregate_rating, updated].map((v) => JSON.stringify(v));
+  return `{"business":${head},"aggregate_rating":${rating},"updated":${at}${REVIEWS_OPEN}`;
 }
 
 /** What stands between two reviews' JSON in reviews.json: a comma and a line break. */

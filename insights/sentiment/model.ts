@@ -99,7 +99,8 @@ export function readSaved(): SavedModel & { weights: Float64Array } {
   const bytes = readFileSync(FILES.weights);
   if (bytes.length !== file.features.length * K * 4)
     throw new Error(
-      `insights/sentiment/model.weights: ${bytes.length} bytes where model.json's ${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`,
+      `insights/sentiment/model.weights: ${bytes.length} bytes where model.json's ` +
+        `${file.features.length} features need ${file.features.length * K * 4}; run npm run train:sentiment`,
     );
   // Read as 32-bit integers at once where the machine's are little-endian (every one Node runs on but a few).
   const ints =

@@ -72,7 +72,9 @@ export function pageContent(
   const more = next ? `\nMore: call again with cursor "${next}".` : "";
   const reviewUrl = reviewUrlOf(baseUrl, "{id}");
   const head = JSON.stringify({ ...before, count: pieces.length, total: page.total, review_url: reviewUrl }).slice(0, -1);
-  const intro = `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n${pieces.length + late.length ? `${QUOTED_NOTE}\n` : ""}`;
+  const intro =
+    `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n` +
+    `${pieces.length + late.length ? `${QUOTED_NOTE}\n` : ""}`;
   const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(intro)}`)];
   const lines = (list: Pieces[]) =>
     list.forEach((x, i) => {
@@ -163,7 +165,10 @@ export function quoted(text: string): string {
 
 export function renderReview(r: PublicReview, detail: "compact" | "full", focus?: string): string {
   if (detail === "compact")
-    return `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ${quoted(excerptFor(r.text, focus, EXCERPT))}`;
+    return (
+      `${r.date} ${r.rating}/5 ${quoted(r.author)} [${r.id}]${r.response ? " (replied)" : ""}: ` +
+      `${quoted(excerptFor(r.text, focus, EXCERPT))}`
+    );
   const reply = r.response ? `\n  Owner's reply (${r.response.date}): ${quoted(r.response.text)}` : "";
   return `${r.date} ${r.rating}/5 by ${quoted(r.author)} [${r.id}]\n  ${quoted(r.text.replace(/\n+/g, " "))}${reply}`;
 }

@@ -60,7 +60,8 @@ export function registerPrompts(server: McpServer, ref: BundleRef): void {
           content: {
             type: "text",
             text:
-              `How do customers of ${name()} rate ${subject}? Use the tools: get_business for the ids, get_insights for the figures (technician, ` +
+              `How do customers of ${name()} rate ${subject}? Use the tools: get_business for the ids, ` +
+              `get_insights for the figures (technician, ` +
               `service, service_area or aspect), and search_reviews (mentions_technician, ` +
               `mentions_service or query) for what reviewers actually wrote. Give the number of reviews ` +
               `and the average rating, the main praise and the main complaints, and quote two or three ` +
@@ -84,7 +85,8 @@ export function registerPrompts(server: McpServer, ref: BundleRef): void {
           content: {
             type: "text",
             text:
-              `Summarise the reviews of ${name()} since ${since}: call get_reviews_since with date ${since}, then report how many there are, their average rating, the recurring praise and ` +
+              `Summarise the reviews of ${name()} since ${since}: call get_reviews_since with date ${since}, ` +
+              `then report how many there are, their average rating, the recurring praise and ` +
               `complaints, and any review withdrawn since. Quote the most telling reviews with their links.`,
           },
         },

@@ -243,7 +243,8 @@ export function createMcpServer(deps: Pick<McpDeps, "bundle" | "baseUrl" | "vers
       // Building an Ajv instance per server costs more than the whole tool call: share one.
       jsonSchemaValidator: sharedValidator,
       instructions:
-        `Verified customer reviews of ${deps.bundle.current.dataset.business.name}, a local pest-control business, and insights computed from them. Everything is ` +
+        `Verified customer reviews of ${deps.bundle.current.dataset.business.name}, a local ` +
+        `pest-control business, and insights computed from them. Everything is ` +
         `read-only. Start with get_business for the ids of services and technicians.`,
     },
   );

@@ -6,7 +6,10 @@ export function dayNumber(date: string): number {
 }
 
 export function dayText(day: number): string {
-  return `${String(Math.floor(day / 10_000)).padStart(4, "0")}-${String(Math.floor(day / 100) % 100).padStart(2, "0")}-${String(day % 100).padStart(2, "0")}`;
+  return (
+    `${String(Math.floor(day / 10_000)).padStart(4, "0")}-` +
+    `${String(Math.floor(day / 100) % 100).padStart(2, "0")}-${String(day % 100).padStart(2, "0")}`
+  );
 }
 
 /** Seconds since the epoch as RFC 3339 UTC in whole seconds, as core/dataset.ts's latest() writes it. */

@@ -36,7 +36,8 @@ export const getInsights = defineTool({
       if (given.length === 0) {
         const sized = overviewOf(insights);
         const text =
-          `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the reviews behind a figure, call get_insights with one aspect, ` +
+          `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the ` +
+          `reviews behind a figure, call get_insights with one aspect, ` +
           `technician, service or service_area. ${full}`;
         return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
       }
@@ -75,9 +76,15 @@ function profileOf(e: Entity, aspects: { id: string; name: string }[]): string {
       const said = a.quotes
         .map((q) => `${q.polarity === "positive" ? "praise" : "complaint"}: ${quoted(q.quote.trim())} (${q.review_id})`)
         .join("; ");
-      return `- ${aspects.find((x) => x.id === a.id)?.name ?? a.id}: ${a.positive} positive, ${a.negative} negative, ${a.neutral} neutral${said ? `. ${said}` : ""}`;
+      return (
+        `- ${aspects.find((x) => x.id === a.id)?.name ?? a.id}: ${a.positive} positive, ${a.negative} ` +
+        `negative, ${a.neutral} neutral${said ? `. ${said}` : ""}`
+      );
     });
-  return `${e.name}: ${e.review_count} reviews, average ${e.average_rating} (${stars}).${lines.length ? ` What its reviews say, by aspect:\n${lines.join("\n")}` : ""}`;
+  return (
+    `${e.name}: ${e.review_count} reviews, average ${e.average_rating} (${stars}).` +
+    `${lines.length ? ` What its reviews say, by aspect:\n${lines.join("\n")}` : ""}`
+  );
 }
 
 /**

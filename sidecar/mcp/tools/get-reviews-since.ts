@@ -37,7 +37,9 @@ export const getReviewsSince = defineTool({
       const result = reviewsSince(bundle, date, limit, cursor);
       if (!result.ok) return invalid(result.issues);
       const { page, removed, changed, changedTruncated } = result.value;
-      const headline = `${page.total} reviews since ${date}; ${changed.length}${changedTruncated ? "+" : ""} older reviews published, edited or answered since; ${removed.length} withdrawn since`;
+      const headline =
+        `${page.total} reviews since ${date}; ${changed.length}${changedTruncated ? "+" : ""} older ` +
+        `reviews published, edited or answered since; ${removed.length} withdrawn since`;
       return pageContent(
         bundle,
         baseUrl,
