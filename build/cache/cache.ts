@@ -29,7 +29,7 @@ export class BuildCache {
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    const none = new BuildCache(undefined, { analysis: "", months: "", verbatim: "", pages: "", script: "", compression: "" });
+    const none = new BuildCache(undefined, { analysis: "", month: "", lines: "", pages: "", script: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(
@@ -40,11 +40,11 @@ export class BuildCache {
   }
 
   /**
-   * The parts of one kind of output, in files named `${prefix}.v8` or `${prefix}-${name}.v8`, kept
+   * The parts of one kind of output, in files named `${kind}.v8` or `${kind}-${name}.v8`, kept
    * under the version of that kind's code (and of `inputs`, when they depend on more than code).
    */
-  store<T>(kind: Kind, prefix: string, inputs = ""): Store<T> {
-    return new Store<T>(this, prefix, inputs ? hash("sha1", `${this.versions[kind]}\n${inputs}`) : this.versions[kind]);
+  store<T>(kind: Exclude<Kind, "compression">, inputs = ""): Store<T> {
+    return new Store<T>(this, kind, inputs ? hash("sha1", `${this.versions[kind]}\n${inputs}`) : this.versions[kind]);
   }
 
   /**

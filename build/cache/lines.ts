@@ -12,8 +12,6 @@ import type { Review } from "../../core/schema/records.ts";
  * valid as it was: its id, month and withdrawal are known). Kept under the version of the
  * loader's code and the lists the lines were checked against.
  */
-export const LINES_PART = "lines";
-
 export interface FileLines {
   /** The file's hash. */
   file: string;

@@ -33,9 +33,9 @@ export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
     files: [...WORD_TABLES],
   },
   /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
-  months: { entries: ["build/outputs/months.ts"], files: [...WORD_TABLES] },
+  month: { entries: ["build/outputs/months.ts"], files: [...WORD_TABLES] },
   /** Whether a line is a valid review as it stands. */
-  verbatim: { entries: ["build/load/load.ts"] },
+  lines: { entries: ["build/load/load.ts"] },
   /**
    * A review's page from its line: read, made public, rendered and written (build/render/pages.ts, which
    * writes the files, counts alone: through months.ts it imports the figures' code too).
@@ -47,7 +47,7 @@ export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   compression: { entries: ["build/outputs/manifest.ts"] },
 };
 
-export type Kind = "analysis" | "months" | "verbatim" | "pages" | "script" | "compression";
+export type Kind = "analysis" | "month" | "lines" | "pages" | "script" | "compression";
 export type Versions = Record<Kind, string>;
 
 /** The modules each entry imports, from the project's root, as esbuild bundles them (without writing). */

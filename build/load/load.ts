@@ -10,7 +10,7 @@ import { z } from "zod";
 import { Business, Review, Service, ServiceArea, Technician } from "../../core/schema/records.ts";
 import { DataError, type Problem } from "./problems.ts";
 import type { BuildCache } from "../cache/cache.ts";
-import { digestsOf, hashFile, LINES_PART, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
+import { digestsOf, hashFile, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
 import { stamp, unflagged } from "./unflagged.ts";
 import { batchesOf, readLines, repeatedIds, textsOf } from "./review-lines.ts";
 import { DATA_FILES, nowIn, readList, readRecord } from "./validate.ts";
@@ -74,7 +74,7 @@ export async function loadData(
   // A line seen before was checked against these lists: with others, every line is read again.
   // They are also the record of what was published from this folder (build/load/unflagged.ts), kept per folder.
   const inputs = [resolve(dir), ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n");
-  const store = cache?.dir ? cache.store<Record<string, FileLines>>("verbatim", LINES_PART, inputs) : undefined;
+  const store = cache?.dir ? cache.store<Record<string, FileLines>>("lines", inputs) : undefined;
   const kept = await store?.get();
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(

@@ -86,8 +86,8 @@ export interface MonthContext {
 const COLLECT_EVERY = 100_000;
 
 /** The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes them). */
-const monthParts = (cache: BuildCache) => cache.store<MonthPart>("months", "month");
-const analyses = (cache: BuildCache) => cache.store<Analysis>("analysis", "analysis");
+const monthParts = (cache: BuildCache) => cache.store<MonthPart>("month");
+const analyses = (cache: BuildCache) => cache.store<Analysis>("analysis");
 
 /** Start reading the kept months' parts, while the build reads its data (BuildCache.readAhead). */
 export const readMonthsAhead = (cache: BuildCache) => monthParts(cache).readAhead();

@@ -84,7 +84,7 @@ export class ReviewPages {
   ): Promise<ReviewPages> {
     const context = { baseUrl, business, names: names(business), jsonFeedUrl: feed.jsonFeedUrl, atomFeedUrl: feed.atomFeedUrl };
     const shared = hash("sha1", `${cache?.versions.pages} ${JSON.stringify(context)}`);
-    const kept = await cache?.store<KeptPages>("pages", PAGES_PART).get();
+    const kept = await cache?.store<KeptPages>("pages").get();
     const manifest = kept && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     const folder = manifest && (await stat(join(distDir, "reviews")).catch(() => undefined));
     const seen = { kept, dist: manifest && hash("sha1", manifest), folder: folder?.isDirectory() ? folder : undefined };
@@ -185,8 +185,6 @@ export class ReviewPages {
     const manifest = this.cache && (await readFile(join(distDir, MANIFEST_FILE)).catch(() => undefined));
     if (!this.cache || !manifest) return;
     const folder = await stat(join(distDir, "reviews"));
-    this.cache.store<KeptPages>("pages", PAGES_PART).set(keptPages(this.months, this.shared, hash("sha1", manifest), folder));
+    this.cache.store<KeptPages>("pages").set(keptPages(this.months, this.shared, hash("sha1", manifest), folder));
   }
 }
-
-const PAGES_PART = "pages";

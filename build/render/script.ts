@@ -6,7 +6,7 @@ import type { BuildCache } from "../cache/cache.ts";
 
 /** The pages' script (site/scripts/*.ts), bundled and minified into assets/; kept in the cache by its code's version. */
 export async function bundleScripts(dir: string, cache?: BuildCache): Promise<void> {
-  const store = cache?.store<Record<string, Uint8Array>>("script", "script");
+  const store = cache?.store<Record<string, Uint8Array>>("script");
   const kept = await store?.get();
   const files =
     kept ??

@@ -42,7 +42,7 @@ describe("the build cache's versions of the code", () => {
   });
 
   it("count every module an entry imports, found by esbuild, not a hand-kept list", async () => {
-    const modules = await modulesOf(CODE.months.entries);
+    const modules = await modulesOf(CODE.month.entries);
     const months = modules.get("build/outputs/months.ts")!;
     // Modules months.ts reaches only through others: the model, the JSON layout of reviews.json.
     expect(months).toEqual(expect.arrayContaining(["build/outputs/months.ts", "insights/sentiment/model.ts", "core/dist/reviews-json.ts", "core/schema/records.ts"]));
@@ -125,9 +125,9 @@ describe("a part kept in the build cache", () => {
 
   it("reads back as it was kept, its large byte arrays too", async () => {
     const cache = await BuildCache.open(await tempDir());
-    cache.store<typeof value>("months", "month").set(value, "2026-01");
+    cache.store<typeof value>("month").set(value, "2026-01");
     await cache.settled();
-    const read = await cache.store<typeof value>("months", "month").get("2026-01");
+    const read = await cache.store<typeof value>("month").get("2026-01");
     expect(Buffer.from(read!.json).equals(value.json)).toBe(true);
     expect(Buffer.from(read!.figures.parts[0]!.json).equals(value.figures.parts[0]!.json)).toBe(true);
     expect({ ...read, json: undefined, figures: { ...read!.figures, parts: undefined } }).toEqual({ ...value, json: undefined, figures: { ...value.figures, parts: undefined } });
@@ -136,7 +136,7 @@ describe("a part kept in the build cache", () => {
   it("is refused when a byte array in it is altered or cut, with its hash kept beside it or not", async () => {
     const dir = await tempDir();
     const cache = await BuildCache.open(dir);
-    const store = cache.store<typeof value>("months", "month");
+    const store = cache.store<typeof value>("month");
     store.set(value, "2026-01");
     await cache.settled();
     const file = join(dir, "month-2026-01.v8");
@@ -157,7 +157,7 @@ describe("a part kept in the build cache", () => {
   it("read ahead, is checked on another thread when large: an altered part refused, the others read back, a missing one missing", async () => {
     const dir = await tempDir();
     const cache = await BuildCache.open(dir);
-    const store = cache.store<typeof value>("months", "month");
+    const store = cache.store<typeof value>("month");
     // Three parts of 9 MB: 16 MB or more in all are hashed on a worker thread (build/cache/file.ts).
     const large = (c: string) => ({ ...value, json: Buffer.alloc(9 << 20, c) });
     for (const [month, c] of [["2026-01", "a"], ["2026-02", "b"], ["2026-03", "c"]] as const) store.set(large(c), month);
@@ -171,7 +171,7 @@ describe("a part kept in the build cache", () => {
     expect((await readChecked(paths)).map((b) => (b instanceof Buffer ? b.length : b))).toEqual([(await stat(paths[0]!)).size, "altered", (await stat(paths[2]!)).size, undefined]);
     const again = await BuildCache.open(dir);
     again.readAhead("month");
-    const months = again.store<typeof value>("months", "month");
+    const months = again.store<typeof value>("month");
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const [first, second, third, fourth] = await Promise.all(["2026-01", "2026-02", "2026-03", "2026-04"].map((m) => months.get(m)));
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("month-2026-02.v8 does not match its hash"));
