@@ -13,26 +13,20 @@ const Port = z
 
 const Bool = z.stringbool({ error: "expected true or false" });
 
-const Seconds = (fallback: number) =>
-  z.string().regex(/^\d+$/, { error: "expected a whole number of seconds" }).transform(Number).default(fallback);
-
-const Count = (fallback: number) => z.string().regex(/^\d+$/, { error: "expected a whole number" }).transform(Number).default(fallback);
-
-/** Seconds that must not be 0 (a time-out of none would cut every request). */
-const PositiveSeconds = (fallback: number) =>
+/** A whole number (of seconds, when said), at least `min`, as an environment variable's text. */
+const whole = (fallback: number, { seconds = false, min = 0 } = {}) =>
   z
     .string()
-    .regex(/^[1-9]\d*$/, { error: "expected a whole number of seconds, at least 1" })
+    .regex(min > 0 ? /^[1-9]\d*$/ : /^\d+$/, {
+      error: `expected a whole number${seconds ? " of seconds" : ""}${min > 0 ? `, at least ${min}` : ""}`,
+    })
     .transform(Number)
     .default(fallback);
-
-/** A count that must not be 0. */
-const PositiveCount = (fallback: number) =>
-  z
-    .string()
-    .regex(/^[1-9]\d*$/, { error: "expected a whole number, at least 1" })
-    .transform(Number)
-    .default(fallback);
+const Seconds = (fallback: number) => whole(fallback, { seconds: true });
+const Count = (fallback: number) => whole(fallback);
+/** A time-out or a count of none would cut every request or allow none: at least 1. */
+const PositiveSeconds = (fallback: number) => whole(fallback, { seconds: true, min: 1 });
+const PositiveCount = (fallback: number) => whole(fallback, { min: 1 });
 
 export const SidecarSettings = BuildSettings.extend({
   PORT: Port.default(3000),

@@ -12,11 +12,10 @@ import { DataError, type Problem } from "./problems.ts";
 import type { BuildCache } from "../cache/cache.ts";
 import { digestsOf, hashFile, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
 import { stamp, unflagged } from "./unflagged.ts";
-import { batchesOf, readLines, repeatedIds, textsOf } from "./review-lines.ts";
+import { readLines, repeatedIds, textsOf } from "./review-lines.ts";
 import { DATA_FILES, nowIn, readList, readRecord } from "./validate.ts";
 
 export { DATA_FILES };
-export { batchesOf };
 
 export interface SourceData {
   business: Business;

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { analyse, type Polarity } from "./engine.ts";
 import { classifyIn, model, weighedAgainst, type Model } from "./model.ts";
-import { PEST } from "./phrases.ts";
+import { PEST, withParts } from "./phrases.ts";
 import { sentences, type Span } from "./text.ts";
 
 export interface AspectDefinition {
@@ -68,11 +68,7 @@ const AspectsFile = z.strictObject({
 function readAspects(): AspectDefinition[] {
   const file = AspectsFile.parse(JSON.parse(readFileSync(new URL("./aspects.json", import.meta.url), "utf8")));
   const parts: Record<string, string> = { ...file.parts, PEST };
-  const filled = (pattern: string) =>
-    pattern.replace(/\{([A-Z]+)\}/g, (_, name: string) => {
-      if (parts[name] === undefined) throw new Error(`aspects.json: no part named {${name}}`);
-      return parts[name];
-    });
+  const filled = (pattern: string) => withParts(pattern, parts, "aspects.json");
   const regex = (p: z.infer<typeof Pattern> | undefined) => p && new RegExp(filled(p.pattern), p.flags);
   return file.aspects.map(({ terms: groups, context, unless, notes: _, ...words }) => ({
     ...words,

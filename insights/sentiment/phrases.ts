@@ -20,14 +20,18 @@ const FILE = PhrasesFile.parse(JSON.parse(readFileSync(new URL("./phrases.json",
 /** The pests a customer names, as a pattern (aspects.ts uses it too). */
 export const PEST = FILE.parts.PEST!;
 
-const filled = (pattern: string) =>
-  pattern.replace(/\{([A-Z]+)\}/g, (_, name: string) => {
-    if (FILE.parts[name] === undefined) throw new Error(`phrases.json: no part named {${name}}`);
-    return FILE.parts[name];
+/** A pattern with each `{NAME}` replaced by the shared part of that name; `file` names the data file in errors. */
+export function withParts(pattern: string, parts: Record<string, string>, file: string): string {
+  return pattern.replace(/\{([A-Z]+)\}/g, (_, name: string) => {
+    if (parts[name] === undefined) throw new Error(`${file}: no part named {${name}}`);
+    return parts[name];
   });
+}
 
 /** [pattern, valence]: earlier patterns win where matches overlap. */
-const PATTERNS: [string, number][] = FILE.groups.flatMap((g) => g.phrases).map(([pattern, valence]) => [filled(pattern), valence]);
+const PATTERNS: [string, number][] = FILE.groups
+  .flatMap((g) => g.phrases)
+  .map(([pattern, valence]) => [withParts(pattern, FILE.parts, "phrases.json"), valence]);
 
 /**
  * All patterns as one sticky regular expression, one capturing group each, tried at each word's

@@ -3,7 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { batchesOf, loadData } from "../../build/load/load.ts";
+import { loadData } from "../../build/load/load.ts";
+import { batchesOf } from "../../build/load/review-lines.ts";
 import { DataError, formatProblem } from "../../build/load/problems.ts";
 import { review, smallData, tempDir } from "../helpers/data.ts";
 
