@@ -1,11 +1,15 @@
 /**
- * `npm run eval`: accuracy and macro-F1 of the sentiment model on every labelled set the project
- * has, its training and validation parts apart, beside the rule engine alone (the model's
- * evidence) for comparison. `npm run eval -- --errors NAME` also lists the validation errors of
+ * `npm run eval`: accuracy and macro-F1 on every labelled set the project has, its training and
+ * validation parts apart, of the linear model, the encoder alone and the two combined as the
+ * insights use them (insights/sentiment/encoder/judge.ts), side by side; the encoder's columns on
+ * the validation parts and the held-out sets only (it was trained on the training parts). `npm run eval -- --errors NAME` also lists the validation errors of
  * one set. The held-out sets (eval/sets/held-out/) are reported apart. `npx tsx eval/score.ts FILE.jsonl
  * ...` scores any labelled file.
  */
-import { judge, type Polarity } from "../insights/sentiment/engine.ts";
+import type { Polarity } from "../insights/sentiment/engine.ts";
+import { availableParallelism } from "node:os";
+import { encoder, judgeTargets } from "../insights/sentiment/encoder/judge.ts";
+import { locate } from "../insights/sentiment/encoder/input.ts";
 import { classify, CLASSES, model } from "../insights/sentiment/model.ts";
 import { heldOutSets, labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
@@ -35,7 +39,13 @@ export function scoreOf(targets: readonly Labelled[], predicted: readonly Polari
     const actual = CLASSES.reduce((n, q) => n + confusion[p][q], 0);
     return tp === 0 ? 0 : (2 * tp) / (predictedP + actual);
   });
-  return { targets: targets.length, accuracy: correct / targets.length, macro_f1: f1.reduce((a, b) => a + b, 0) / f1.length, confusion, errors };
+  return {
+    targets: targets.length,
+    accuracy: correct / targets.length,
+    macro_f1: f1.reduce((a, b) => a + b, 0) / f1.length,
+    confusion,
+    errors,
+  };
 }
 
 /**
@@ -46,13 +56,36 @@ export function modelScore(targets: readonly Labelled[]): Score {
   const m = model();
   const byText = new Map<string, Labelled[]>();
   for (const t of targets) (byText.get(t.text) ?? byText.set(t.text, []).get(t.text)!).push(t);
-  return scoreOf(targets, targets.map((t) => classify(t.text, t, byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to)), m, t.rating).polarity));
+  return scoreOf(
+    targets,
+    targets.map(
+      (t) =>
+        classify(
+          t.text,
+          t,
+          byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to)),
+          m,
+          t.rating,
+        ).polarity,
+    ),
+  );
 }
 
-/** The rule engine alone. */
-export function rulesScore(targets: readonly Labelled[]): Score {
-  return scoreOf(targets, targets.map((t) => judge(t.text, t).polarity));
+/** The encoder's judgements alone. */
+export async function encoderScore(targets: readonly Labelled[]): Promise<Score> {
+  const e = await encoder(availableParallelism());
+  return scoreOf(
+    targets,
+    (await e.judge(targets.map(targetOf))).map((j) => j.polarity),
+  );
 }
+
+/** The insights' judgements: the linear model and the encoder combined; what `npm run sentiment` answers. */
+export async function insightsScore(targets: readonly Labelled[]): Promise<Score> {
+  return scoreOf(targets, await judgeTargets(targets.map(targetOf), availableParallelism()));
+}
+
+const targetOf = (t: Labelled) => ({ text: t.text, ...locate(t)!, aspect: t.aspect, rating: t.rating });
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
 
@@ -62,27 +95,36 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (files.length) {
     for (const file of files) {
       const s = modelScore(readLabelled(file));
-      console.log(`${file}: ${s.targets} targets, accuracy ${pct(s.accuracy)}, macro-F1 ${pct(s.macro_f1)}  gold \\ got ${JSON.stringify(s.confusion)}`);
+      console.log(
+        `${file}: ${s.targets} targets, accuracy ${pct(s.accuracy)}, macro-F1 ${pct(s.macro_f1)}  gold \\ got ${JSON.stringify(s.confusion)}`,
+      );
     }
   } else {
-    console.log("set             part         targets  model acc  macro-F1   F1 pos   neg   neu   rules acc  macro-F1");
+    console.log("                                       linear           encoder            insights (combined)");
+    console.log("set             part         targets   acc  macro-F1     acc  macro-F1     acc  macro-F1  F1 pos   neg   neu");
+    const row = async (name: string, targets: readonly Labelled[], all: boolean) => {
+      const m = modelScore(targets);
+      const [e, c] = all ? [await encoderScore(targets), await insightsScore(targets)] : [];
+      const cells =
+        e && c ? `${pct(e.accuracy)}  ${pct(e.macro_f1)}   ${pct(c.accuracy)}  ${pct(c.macro_f1)}  ${f1Cells(c)}` : "     —       —";
+      console.log(`${name} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}  ${pct(m.macro_f1)}   ${cells}`);
+      return c;
+    };
     for (const set of labelledSets()) {
-      for (const [part, targets] of [["train", set.train], ["validation", set.validation]] as const) {
+      for (const [part, targets] of [
+        ["train", set.train],
+        ["validation", set.validation],
+      ] as const) {
         if (!targets.length) continue;
-        const m = modelScore(targets);
-        const r = rulesScore(targets);
-        console.log(`${set.name.padEnd(15)} ${part.padEnd(12)} ${String(targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1Cells(m)}    ${pct(r.accuracy)}    ${pct(r.macro_f1)}`);
-        if (part === "validation" && errorsOf === set.name) {
-          for (const e of m.errors) console.log(`    ${e.polarity} → ${e.got} [${e.aspect}] ${e.text}`);
+        const c = await row(`${set.name.padEnd(15)} ${part.padEnd(12)}`, targets, part === "validation");
+        if (c && errorsOf === set.name) {
+          for (const x of c.errors) console.log(`    ${x.polarity} → ${x.got} [${x.aspect}] ${x.text}`);
         }
       }
     }
     // Written apart and never decided on (eval/sets/held-out/README.md): reported, nothing more.
     console.log(`\nheld out (never trained on or chosen by):`);
-    for (const set of heldOutSets()) {
-      const m = modelScore(set.targets);
-      console.log(`${set.name.padEnd(28)} ${String(set.targets.length).padStart(7)}  ${pct(m.accuracy)}    ${pct(m.macro_f1)}   ${f1Cells(m)}`);
-    }
+    for (const set of heldOutSets()) await row(set.name.padEnd(28), set.targets, true);
     // The insights as built from this business's reviews, against the measuring audit round's judge.
     console.log(`\nthe audit of insights.json (docs/audit.md), on a build of data/:`);
     console.log(await lastAudit());
@@ -113,10 +155,20 @@ async function lastAudit(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "reviewcast-eval-"));
   try {
     const dist = join(dir, "dist");
-    await build(parseSettings(BuildSettings, { DATA_DIR: new URL("../data/", import.meta.url).pathname, DIST_DIR: dist, BUILD_CACHE_DIR: "off", OWNER_REPORT: "off" }));
+    await build(
+      parseSettings(BuildSettings, {
+        DATA_DIR: new URL("../data/", import.meta.url).pathname,
+        DIST_DIR: dist,
+        BUILD_CACHE_DIR: "off",
+        OWNER_REPORT: "off",
+      }),
+    );
     const round = audit.MEASURED;
     const here = (path: string) => new URL(`./audit/${round}/${path}`, import.meta.url);
-    const s = audit.scoreAudit(audit.draw(dist, audit.ROUNDS[round]!, audit.drawnBefore(round), audit.isStratified(round)), audit.readJsonl(here("judged.jsonl")));
+    const s = audit.scoreAudit(
+      audit.draw(dist, audit.ROUNDS[round]!, audit.drawnBefore(round), audit.isStratified(round)),
+      audit.readJsonl(here("judged.jsonl")),
+    );
     const heldOut = audit.HELD_OUT_RECALL;
     const fresh = audit.scoreRecall(dist, audit.readJsonl(new URL(`./audit/${heldOut}/recall-judged.jsonl`, import.meta.url)));
     return `${audit.auditReport(round, s)}\n${audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))}\n${heldOut} (a recall check alone, on reviews no check had read; its misses are not read):\n${audit.recallLine(fresh)}`;

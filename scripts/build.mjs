@@ -89,8 +89,9 @@ async function compile(dir) {
       platform: "node",
       target: "node20",
       // Packages bundled too (zod is a hundred modules, each resolved and compiled on its own
-      // at every run), but for esbuild (it runs its own binary, found from its package) and tsx.
-      external: ["esbuild", "tsx"],
+      // at every run), but for esbuild (it runs its own binary, found from its package), tsx and
+      // onnxruntime-node (its native binding is found from its package).
+      external: ["esbuild", "tsx", "onnxruntime-node"],
       define: { REVIEWCAST_COMPILED: JSON.stringify(pathToFileURL(`${dir}/`).href) },
       plugins: [sourceUrls(/\.ts$/, "ts")],
       // Its first error is told in the one line printed when the build then runs from source.

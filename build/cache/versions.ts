@@ -13,10 +13,18 @@ import { replaceWhole } from "./file.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The files the language analysis reads beside its code: the model and its tables of words. */
-const WORD_TABLES = ["model.json", "model.weights", "clusters.json", "lexicon.json", "aspects.json", "phrases.json"].map(
-  (f) => `insights/sentiment/${f}`,
-);
+/** The files the language analysis reads beside its code: the models and the tables of words. */
+const WORD_TABLES = [
+  "model.json",
+  "model.weights",
+  "clusters.json",
+  "lexicon.json",
+  "aspects.json",
+  "phrases.json",
+  "encoder/encoder.json",
+  "encoder/model.onnx",
+  "encoder/vocab.txt",
+].map((f) => `insights/sentiment/${f}`);
 
 /**
  * What each kind of output the cache keeps is made from: its entries, with every module they

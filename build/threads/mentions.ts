@@ -9,6 +9,7 @@ import { inWorkers, WORTH_A_THREAD } from "./threads.ts";
 import { reviewsInChunk } from "../../core/dist/reviews-json.ts";
 import { ASPECTS, mentions, type Mention } from "../../insights/sentiment/aspects.ts";
 import { POLARITIES } from "../../insights/sentiment/engine.ts";
+import { judgeMentions } from "../../insights/sentiment/encoder/judge.ts";
 
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
@@ -20,11 +21,14 @@ export interface Said {
   rating: number;
 }
 
-/** Mentions per review, in order; encoded as [count, ...WIDTH ints per mention] per review. */
-export function encode(reviews: readonly Said[]): Int32Array {
+/** Mentions per review, in order (judgeMentions: the terms find them, the models judge them); encoded as [count, ...WIDTH ints per mention] per review. */
+export async function encode(reviews: readonly Said[]): Promise<Int32Array> {
   const out: number[] = [];
-  for (const { text, rating } of reviews) {
-    const found = mentions(text, rating);
+  const judged = await judgeMentions(
+    reviews,
+    reviews.map(({ text, rating }) => mentions(text, rating)),
+  );
+  for (const found of judged) {
     out.push(found.length);
     for (const m of found) {
       out.push(
@@ -78,7 +82,7 @@ export interface ChunkJob {
 }
 
 /** The encodings of a chunk's reviews at `only`'s positions (in order), one after the other. */
-export function encodeChunk(chunk: Uint8Array, only: Int32Array): Int32Array {
+export function encodeChunk(chunk: Uint8Array, only: Int32Array): Promise<Int32Array> {
   let next = 0;
   const wanted = (position: number) => only[next] === position && ++next > 0;
   return encode([...reviewsInChunk(chunk, wanted)]);
@@ -108,7 +112,7 @@ export async function judgeChunks(jobs: readonly ChunkJob[]): Promise<Int32Array
   );
   const encoded =
     workers <= 1
-      ? pieces.map((p) => encodeChunk(p.chunk, p.only))
+      ? await Promise.all(pieces.map((p) => encodeChunk(p.chunk, p.only)))
       : await inWorkers<Int32Array>(
           HERE,
           "encodeChunk",

@@ -2,14 +2,14 @@
  * Writes the project's labelled sets to JSONL for the encoder experiment (from the repo root:
  * `npx tsx eval/encoder/export-sets.ts`, into eval/encoder/work/, which git ignores). Each line: the target as eval/sets.ts gives
  * it, plus "set", "part" and "sentence" ({from,to} of the sentence that holds the target, from the
- * project's own splitter insights/sentiment/text.ts, so Python and TypeScript cut the same sentence)
+ * project's own splitter, insights/sentiment/encoder/input.ts, so Python and TypeScript cut the same sentence)
  * and "prev" (the sentence before it, or null). Where from/to are missing or do not match the
  * aspect, the aspect is located in the text (first case-insensitive occurrence).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { heldOutSets, labelledSets, type Labelled } from "../sets.ts";
-import { sentences } from "../../insights/sentiment/text.ts";
+import { segmentOf } from "../../insights/sentiment/encoder/input.ts";
 
 const out = resolve(process.argv[2] ?? new URL("./work/", import.meta.url).pathname);
 mkdirSync(out, { recursive: true });
@@ -30,15 +30,20 @@ function row(t: Labelled, set: string, part: string) {
       unlocated++;
     }
   }
-  const all = sentences(t.text);
-  let i = all.findIndex((s) => from < s.to);
-  if (i < 0) i = all.length - 1;
-  const sentence = all[i] ?? { from: 0, to: t.text.length };
-  // A target that runs past its sentence's end (a splitter miss): widen to the sentences it spans.
-  let end = sentence.to;
-  for (let j = i + 1; j < all.length && to > end; j++) end = all[j]!.to;
-  const prev = i > 0 ? all[i - 1]! : null;
-  return JSON.stringify({ id: t.id, set, part, text: t.text, aspect: t.aspect, from, to, polarity: t.polarity, rating: t.rating ?? null, sentence: { from: sentence.from, to: end }, prev });
+  const { sentence, prev } = segmentOf(t.text, from, to);
+  return JSON.stringify({
+    id: t.id,
+    set,
+    part,
+    text: t.text,
+    aspect: t.aspect,
+    from,
+    to,
+    polarity: t.polarity,
+    rating: t.rating ?? null,
+    sentence,
+    prev,
+  });
 }
 
 const train: string[] = [];
@@ -56,4 +61,6 @@ for (const s of heldOutSets()) {
 writeFileSync(`${out}/train.jsonl`, train.join("\n") + "\n");
 writeFileSync(`${out}/validation.jsonl`, validation.join("\n") + "\n");
 writeFileSync(`${out}/heldout.jsonl`, heldOut.join("\n") + "\n");
-console.log(`train ${train.length}, validation ${validation.length}, held-out ${heldOut.length}; aspects located by search ${located}, not found ${unlocated}`);
+console.log(
+  `train ${train.length}, validation ${validation.length}, held-out ${heldOut.length}; aspects located by search ${located}, not found ${unlocated}`,
+);

@@ -89,6 +89,12 @@ export interface Mention {
   polarity: Polarity;
   /** How sure the model is (its chosen class's lead over the next, to 3 decimals): the clearest quotes are shown. */
   margin: number;
+  /**
+   * The linear model's class scores, where its call is not settled (model.ts, classifyIn) nor
+   * made by a rule here: the encoder then judges it with them (encoder/judge.ts), which drops
+   * this field.
+   */
+  linear?: [number, number, number];
 }
 
 const PAST_WORRY = /\b(?:i|we) (?:was|were|had been) (?:\w+ )?(?:worried|nervous|concerned|anxious|scared|afraid|freaking out|hesitant)\b/i;
@@ -181,7 +187,8 @@ function sentenceMentions(text: string, sentence: Span, part: string, aspects: A
   for (const { aspect, term } of terms) {
     const others = terms.filter((t) => t.term !== term).map((t) => t.term);
     const judged = classifyIn(analysis, term, others, MENTION_BIAS, m, rating);
-    const { polarity, quote, margin } = aspect.weighed && judged.polarity === "negative" ? weighedAgainst(analysis, term, judged) : judged;
+    const weighed = aspect.weighed && judged.polarity === "negative" ? weighedAgainst(analysis, term, judged) : judged;
+    const { polarity, quote, margin } = weighed;
     // "I was nervous about the spraying": the worry the customer called with, not a complaint.
     const worry = polarity === "negative" && PAST_WORRY.test(text.slice(quote.from, quote.to));
     found.push({
@@ -190,6 +197,7 @@ function sentenceMentions(text: string, sentence: Span, part: string, aspects: A
       quote,
       polarity: worry ? "neutral" : polarity,
       margin: worry ? 0 : Math.round(margin * 1000) / 1000,
+      ...(!worry && weighed === judged && !judged.settled && { linear: judged.scores }),
     });
   }
   return found;

@@ -1,14 +1,19 @@
 /**
  * `npm run --silent sentiment -- FILE.jsonl`: for each line {"id","text","aspect","from","to"} (and
  * optionally "rating", the review's stars: evidence about its clauses),
- * print {"id","aspect","polarity"}: the model's judgement of that target in that text (model.ts).
- * Lines with the same text are one sentence's targets, and each is judged knowing the others.
+ * print {"id","aspect","polarity"}: the judgement of that target in that text, as the insights
+ * make it (the linear model and the encoder combined, encoder/judge.ts), or with `--model linear`
+ * by the linear model alone (model.ts). The targets of one text are each judged knowing the others.
  * Lines that cannot be read are reported on stderr with their line number; the others are still
  * judged, in input order, and the exit code is 1 when any line was refused.
  */
 import { createReadStream } from "node:fs";
+import { availableParallelism } from "node:os";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { judgeTargets } from "./encoder/judge.ts";
+import { locate } from "./encoder/input.ts";
+import type { Polarity } from "./engine.ts";
 import { classify } from "./model.ts";
 
 const Target = z
@@ -26,16 +31,13 @@ const Target = z
     path: ["from"],
   });
 
-export function locate(t: z.infer<typeof Target>): { from: number; to: number } | undefined {
-  if (t.from !== undefined && t.to !== undefined) return { from: t.from, to: t.to };
-  const at = t.text.toLowerCase().indexOf(t.aspect.toLowerCase());
-  return at < 0 ? undefined : { from: at, to: at + t.aspect.length };
-}
-
 async function main() {
-  const file = process.argv[2];
-  if (!file) {
-    console.error("usage: npm run --silent sentiment -- FILE.jsonl   (use - for stdin)");
+  const args = process.argv.slice(2);
+  const flag = args.indexOf("--model");
+  const which = flag >= 0 ? args.splice(flag, 2)[1] : "insights";
+  const file = args[0];
+  if (!file || (which !== "insights" && which !== "linear")) {
+    console.error("usage: npm run --silent sentiment -- [--model insights|linear] FILE.jsonl   (use - for stdin)");
     process.exit(2);
   }
   const input = file === "-" ? process.stdin : createReadStream(file);
@@ -70,23 +72,39 @@ async function main() {
     const { id, aspect, text, rating } = target.data;
     read.push({ id, aspect, text, span, rating });
   }
+  const polarities = which === "insights" ? await byInsights(read) : byLinear(read);
+  const out: string[] = [];
+  read.forEach(({ id, aspect }, i) => {
+    out.push(JSON.stringify({ id, aspect, polarity: polarities[i] }));
+    if (out.length >= 1000) process.stdout.write(out.splice(0).join("\n") + "\n");
+  });
+  if (out.length) process.stdout.write(out.join("\n") + "\n");
+  if (refused) {
+    console.error(`sentiment: ${refused} line(s) refused`);
+    process.exitCode = 1;
+  }
+}
+
+type Read = { aspect: string; text: string; span: { from: number; to: number }; rating?: number };
+
+async function byInsights(read: readonly Read[]): Promise<Polarity[]> {
+  return judgeTargets(
+    read.map(({ aspect, text, span, rating }) => ({ text, ...span, aspect, rating })),
+    availableParallelism(),
+  );
+}
+
+function byLinear(read: readonly Read[]): Polarity[] {
   const byText = new Map<string, { from: number; to: number }[]>();
   for (const t of read) {
     const list = byText.get(t.text);
     if (list) list.push(t.span);
     else byText.set(t.text, [t.span]);
   }
-  const out: string[] = [];
-  for (const { id, aspect, text, span, rating } of read) {
+  return read.map(({ text, span, rating }) => {
     const others = byText.get(text)!.filter((o) => o !== span && (o.from !== span.from || o.to !== span.to));
-    out.push(JSON.stringify({ id, aspect, polarity: classify(text, span, others, undefined, rating).polarity }));
-    if (out.length >= 1000) process.stdout.write(out.splice(0).join("\n") + "\n");
-  }
-  if (out.length) process.stdout.write(out.join("\n") + "\n");
-  if (refused) {
-    console.error(`sentiment: ${refused} line(s) refused`);
-    process.exitCode = 1;
-  }
+    return classify(text, span, others, undefined, rating).polarity;
+  });
 }
 
 await main();

@@ -14,6 +14,13 @@ import { sentenceAt, type Span } from "./text.ts";
 export const CLASSES: readonly Polarity[] = POLARITIES;
 
 /**
+ * The margin from which the linear model's call stands alone, without the encoder's
+ * (encoder/judge.ts): on validation, the combined call changed at 0.1% of such targets
+ * (eval/encoder/combine.ts); 18% of validation's targets, more of reviews', are that sure.
+ */
+export const KEEP_LINEAR = 3;
+
+/**
  * The model as committed: model.json, the features in order (and how the model was trained), and
  * model.weights, each feature's weight for each class (in the order of `classes`), one feature
  * after the other, as little-endian 32-bit integers of the weight × WEIGHT_SCALE. Kept apart from
@@ -175,21 +182,34 @@ export function classifyIn(
   bias: readonly number[] = [0, 0, 0],
   m: Model = model(),
   rating?: number,
-): Judgement & { margin: number } {
+): Judgement & { margin: number; scores: [number, number, number]; settled: boolean } {
   const { words, cuts, sentence } = analysis;
-  if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, quote: sentence };
+  if (words.length === 0) return { polarity: "neutral", score: 0, margin: 0, scores: [0, 0, 0], settled: true, quote: sentence };
   const [first, last] = targetTokens(words, target);
   // Scored as the features are read: one look-up in the model per feature, no map of them made.
   const s: [number, number, number] = [bias[0]!, bias[1]!, bias[2]!];
   const reading = readTarget(analysis, first, last, others, rating, scoreInto(m, s));
   const [best, second] = [...s].sort((a, b) => b - a);
   const ranges = others.map((o) => targetTokens(words, o)).filter(([x, y]) => y < first || x > last);
-  const polarity = overruled(analysis, last, reading) ?? decide(s);
+  const overruledBy = overruled(analysis, last, reading);
+  const polarity = overruledBy ?? decide(s);
   // A verdict its own clause says nothing of is quoted with the "but" clause after it, even where
   // that clause names another target: "They came back out, but then they wanted to charge me…"
   // is a complaint about the return visit, and "They came back out," alone would read as praise.
   const quoted = reading.own === 0 && polarity !== "neutral" ? [] : ranges;
-  return { polarity, score: s[0]! - s[1]!, margin: best! - second!, quote: clause(words, cuts, first, last, sentence, quoted) };
+  // Settled: by the sentence's structure, by a sure margin, or by a term that is itself the
+  // verdict ("pushy", "on time": the encoder, trained on targets that name a thing, read "Super
+  // pushy." as praise). Elsewhere the encoder judges too (encoder/judge.ts).
+  const inside = analysis.opinions.some((o) => o.first >= first && o.last <= last);
+  const settled = overruledBy !== undefined || best! - second! >= KEEP_LINEAR || inside;
+  return {
+    polarity,
+    score: s[0]! - s[1]!,
+    margin: best! - second!,
+    scores: s,
+    settled,
+    quote: clause(words, cuts, first, last, sentence, quoted),
+  };
 }
 
 /**
@@ -250,7 +270,13 @@ export function weighedAgainst<J extends { polarity: Polarity; quote: Span }>(an
 const WEIGHED = 0.5;
 
 /** The model's judgement of a target (a span of `text`). */
-export function classify(text: string, target: Span, others: readonly Span[] = [], m: Model = model(), rating?: number): Judgement {
+export function classify(
+  text: string,
+  target: Span,
+  others: readonly Span[] = [],
+  m: Model = model(),
+  rating?: number,
+): ReturnType<typeof classifyIn> {
   const sentence = sentenceAt(text, target.from);
   return classifyIn(
     analyse(text, sentence),

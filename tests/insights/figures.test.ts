@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
 import type { AspectFigures, EntityFigures, Insights } from "../../insights/figures.ts";
-import { ASPECTS, mentions } from "../../insights/sentiment/aspects.ts";
+import { ASPECTS, type Mention } from "../../insights/sentiment/aspects.ts";
+import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { asExamples, starsAgree, verdict } from "../../insights/faq.ts";
 import { starsApart } from "../../insights/summary.ts";
 import { credits } from "../../insights/attribution.ts";
@@ -20,6 +21,9 @@ let insights: Insights;
 let reviews: PublicReview[];
 let byId: Map<string, PublicReview>;
 let technicians: { id: string; name: string }[];
+/** Each review's mentions, re-read from its text as the insights read it (the models combined). */
+let judged: Map<PublicReview, Mention[]>;
+const mentionsOf = (r: PublicReview) => judged.get(r)!;
 
 beforeAll(async () => {
   const dist = await builtDist();
@@ -27,6 +31,8 @@ beforeAll(async () => {
   reviews = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews;
   byId = new Map(reviews.map((r) => [r.id, r]));
   technicians = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).business.technicians;
+  const all = await reviewMentions(reviews);
+  judged = new Map(reviews.map((r, i) => [r, all[i]!]));
 });
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -60,7 +66,7 @@ describe("aspects", () => {
 
   it("cite every mention, each one re-read from its review with the same polarity and quote", () => {
     for (const aspect of insights.aspects) {
-      const expected = reviews.flatMap((r) => mentions(r.text, r.rating).filter((m) => m.aspect === aspect.id).map((m) => ({ review_id: r.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to })));
+      const expected = reviews.flatMap((r) => mentionsOf(r).filter((m) => m.aspect === aspect.id).map((m) => ({ review_id: r.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to })));
       expect(aspect.evidence, aspect.id).toEqual(expected);
     }
   });
@@ -96,7 +102,7 @@ describe("aspects", () => {
   });
 
   it("highlight clear examples first: the review's stars agree and the words are about that aspect alone", () => {
-    const all = reviews.map((r) => ({ r, found: mentions(r.text, r.rating) }));
+    const all = reviews.map((r) => ({ r, found: mentionsOf(r) }));
     const clear = ({ r, found }: (typeof all)[number], m: (typeof found)[number]) =>
       (m.polarity === "positive" ? r.rating >= 3 : r.rating <= 3) && found.every((o) => o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
     let checked = 0;
@@ -139,7 +145,7 @@ describe("entities", () => {
       expect(e.last_review_date).toBe(list.map((r) => r.date).sort().at(-1));
       // A technician's mentions are those about their visit (insights/attribution.ts); a service's or a town's, all of its reviews'.
       const found = list.flatMap((r) => {
-        const all = asExamples(r.rating, r.text, mentions(r.text, r.rating)).map((m) => ({ ...m, review: r }));
+        const all = asExamples(r.rating, r.text, mentionsOf(r)).map((m) => ({ ...m, review: r }));
         if (kind !== "technicians") return all;
         const credited = credits(r, all, technicians);
         return all.filter((_, k) => credited[k]!.includes(e.id));

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { mentions } from "../../insights/sentiment/aspects.ts";
+import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { credits } from "../../insights/attribution.ts";
 import { MIN_REVIEWS } from "../../insights/owner.ts";
 import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
@@ -47,7 +47,7 @@ describe("the owner report of this business", () => {
     expect(quotes.length).toBe(2);
     for (const q of quotes) {
       const r = jakes.find((x) => x.id === q.id)!;
-      const found = mentions(r.text, r.rating);
+      const found = (await reviewMentions([r]))[0]!;
       const credited = credits(r, found, data.business.technicians);
       expect(found.some((m, k) => m.polarity === "negative" && credited[k]!.includes("jake-olsen") && r.text.slice(m.quote.from, m.quote.to).trim() === q.quote), q.quote).toBe(true);
     }

@@ -32,7 +32,7 @@ describe("texts judged from the months' JSON", () => {
   it("give each chosen review's mentions, in order, in this thread for a few", async () => {
     const jobs = jobsOf(await saids(), 3, 2);
     const judged = await judgeChunks(jobs);
-    for (const [m, job] of jobs.entries()) expect(concat(judged[m]!)).toEqual(encode(job.chosen));
+    for (const [m, job] of jobs.entries()) expect(concat(judged[m]!)).toEqual(await encode(job.chosen));
     expect(judged.map((list) => list.length)).toEqual(jobs.map((job) => job.only.length));
   });
 
@@ -44,7 +44,7 @@ describe("texts judged from the months' JSON", () => {
     const judged = await judgeChunks(jobs);
     for (const [m, job] of jobs.entries()) {
       expect(judged[m]).toHaveLength(job.chosen.length);
-      expect(concat(judged[m]!)).toEqual(encode(job.chosen));
+      expect(concat(judged[m]!)).toEqual(await encode(job.chosen));
     }
   }, 120_000);
 });
