@@ -22,6 +22,12 @@ export const BuildSettings = z.object({
     .min(1)
     .default("node_modules/.cache/reviewcast")
     .transform((dir) => (dir === "off" ? undefined : dir)),
+  /**
+   * Which models judge the mentions' polarity (docs/insights-method.md): `combined`, the linear
+   * model and the fine-tuned encoder; `linear`, the linear model alone (about five times faster
+   * on a large cold build, and less accurate).
+   */
+  INSIGHTS_MODEL: z.enum(["combined", "linear"]).default("combined"),
   /** The owner report (insights/owner.ts): an HTML file outside DIST_DIR, never published; `off` for none. */
   OWNER_REPORT: z
     .string()

@@ -24,6 +24,7 @@ import { collector } from "../../core/collect.ts";
 import { sharedCopy } from "../threads/threads.ts";
 import { concat, decode, judgeChunks, keyOf, split } from "../threads/mentions.ts";
 import { phrasesOf, topicNames, type Phrases } from "../../insights/topics.ts";
+import type { InsightsModel } from "../../insights/sentiment/encoder/judge.ts";
 
 /** A month's reviews as every output needs them. Plain data (no class), so that the cache can keep it. */
 export interface MonthPart {
@@ -65,8 +66,9 @@ export interface Month {
 }
 
 /** What every month's part is made with, from the data. */
-export function monthContext(source: SourceData): MonthContext {
+export function monthContext(source: SourceData, model: InsightsModel = "combined"): MonthContext {
   return {
+    model,
     names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }),
     technicians: source.technicians.map((t) => ({ id: t.id, name: t.name })),
   };
@@ -74,6 +76,8 @@ export function monthContext(source: SourceData): MonthContext {
 
 /** What every month's part is made with: the business's names are left out of the topics. */
 export interface MonthContext {
+  /** Which models judge the mentions' polarity. */
+  model: InsightsModel;
   names: readonly string[];
   /** Whose visit a mention is about (insights/attribution.ts). */
   technicians: readonly { id: string; name: string }[];
@@ -171,7 +175,12 @@ export async function figureMonths(months: readonly Month[], context: MonthConte
     return keys[i]!.map((key) => known.get(key));
   });
   const todo = entries.map((list) => Int32Array.from(list.flatMap((entry, j) => (entry ? [] : [j]))));
-  const judging = later(judgeChunks(made.map((m, i) => ({ chunk: m.part.json, only: todo[i]! }))));
+  const judging = later(
+    judgeChunks(
+      made.map((m, i) => ({ chunk: m.part.json, only: todo[i]! })),
+      context.model,
+    ),
+  );
   const phrases: Phrases[] = [];
   const phrased = collector(COLLECT_EVERY);
   for (const [i, m] of made.entries()) {

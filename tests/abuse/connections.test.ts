@@ -7,7 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../helpers/data.ts";
 import { runScript } from "../helpers/run.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";
 import { builtDist } from "../helpers/sidecar.ts";
@@ -26,7 +26,7 @@ beforeAll(async () => {
   // Node with tsx's hooks, not the tsx CLI (which would run the server in a child process): the
   // memory read is the serving process's own. "::" takes 127.0.0.1 and ::1, two client addresses.
   server = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
-    PORT: String(port), HOST: "::", DIST_DIR: await builtDist(data), STATE_DIR: await tempDir(), DIST_WATCH_SECONDS: "0", ...LIMITS,
+    PORT: String(port), HOST: "::", DIST_DIR: await builtDist(data, SYNTHETIC), STATE_DIR: await tempDir(), DIST_WATCH_SECONDS: "0", ...LIMITS,
   });
 });
 afterAll(() => server?.stop());

@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile, symlink, rename } from "node:fs/promises"
 import { createServer, type Server } from "node:https";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../helpers/data.ts";
 import { connectClient, INITIALIZE } from "../helpers/mcp.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 import { established, live, startServing, unreading, type Running } from "../helpers/serve.ts";
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const data = join(root, "data");
   // 3,000 reviews: reviews.json is about 1.2 MB, kept in the bundle's spill, not in memory.
   expect((await runScript("build/synth/index.ts", ["--reviews", "3000", "--seed", "large-answers", "--out", data])).code).toBe(0);
-  const env = { BASE_URL, BUILD_CACHE_DIR: join(root, "cache") };
+  const env = { BASE_URL, BUILD_CACHE_DIR: join(root, "cache"), ...SYNTHETIC };
   expect((await runBuild(data, join(root, "one"), env)).code).toBe(0);
   // The next build, for a WebSub delivery: the newest review's text changed.
   const years = (await readdir(join(data, "reviews"))).sort();

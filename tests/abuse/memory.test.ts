@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { BundleRef, identityOf, loadBundle } from "../../sidecar/bundle.ts";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../helpers/data.ts";
 import { runScript } from "../helpers/run.ts";
 import { probe, residentMiB, startServing, type Running } from "../helpers/serve.ts";
 import { builtDist, startSidecar } from "../helpers/sidecar.ts";
@@ -33,7 +33,7 @@ function twentyThousand(): Promise<string> {
   return (large ??= (async () => {
     const data = join(await tempDir(), "data");
     expect((await runScript("build/synth/index.ts", ["--reviews", "20000", "--seed", "memory", "--out", data])).code).toBe(0);
-    return builtDist(data);
+    return builtDist(data, SYNTHETIC);
   })());
 }
 

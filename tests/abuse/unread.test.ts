@@ -5,7 +5,7 @@
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../helpers/data.ts";
 import { INITIALIZE } from "../helpers/mcp.ts";
 import { runScript } from "../helpers/run.ts";
 import { established, openSocket, probe, startServing, unreading, type Running } from "../helpers/serve.ts";
@@ -19,7 +19,7 @@ beforeAll(async () => {
   // 3,000 reviews: an answer of 1,000 of them is about 0.4 MB.
   const data = join(await tempDir(), "data");
   expect((await runScript("build/synth/index.ts", ["--reviews", "3000", "--seed", "unread", "--out", data])).code).toBe(0);
-  dist = await builtDist(data);
+  dist = await builtDist(data, SYNTHETIC);
 });
 afterAll(() => Promise.all(running.map((r) => r.stop())));
 

@@ -11,7 +11,7 @@ const BASE_URL = "https://reviews.plan.example";
 /** The months of these reviews as a build with a cache plans them (their parts' content is set). */
 async function months(reviews: unknown[]): Promise<Month[]> {
   const cache = await BuildCache.open(await tempDir());
-  return planMonths(await loadData(await smallData(reviews)), BASE_URL, { names: [], technicians: [] }, cache);
+  return planMonths(await loadData(await smallData(reviews)), BASE_URL, { model: "combined" as const, names: [], technicians: [] }, cache);
 }
 
 const shown = (ms: readonly Month[]) => Object.fromEntries(ms.map((m) => [m.part.month, m.part.content]));

@@ -10,7 +10,7 @@ import { REPO_DATA, tempDir } from "../helpers/data.ts";
 describe("the months' JSON", () => {
   it("is shared memory, made and read back from the cache alike", async () => {
     const cache = await BuildCache.open(await tempDir());
-    const context = { names: [], technicians: [] };
+    const context = { model: "combined" as const, names: [], technicians: [] };
     const plan = async () => planMonths(await loadData(REPO_DATA), "https://reviews.example", context, cache);
     const made = await plan();
     for (const m of made) expect(m.part.json.buffer).toBeInstanceOf(SharedArrayBuffer);

@@ -15,7 +15,7 @@ const BASE_URL = "https://reviews.example";
 /** The repository's data as the build publishes it: the head, and the reviews newest first. */
 const dataset = async (): Promise<ReviewsDataset> => {
   const source = await loadData(REPO_DATA);
-  const months = await planMonths(source, BASE_URL, { names: [], technicians: [] }, await BuildCache.open(undefined));
+  const months = await planMonths(source, BASE_URL, { model: "combined" as const, names: [], technicians: [] }, await BuildCache.open(undefined));
   const { withdrawn: _, ...head } = published(source, months, BASE_URL);
   return { ...head, reviews: months.flatMap(reviewsOf) };
 };

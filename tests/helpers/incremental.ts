@@ -1,13 +1,13 @@
 /** Builds with and without the previous build's cache, on synthetic data, for the incremental tests. */
 import { join } from "node:path";
 import { expect } from "vitest";
-import { tempDir } from "./data.ts";
+import { SYNTHETIC, tempDir } from "./data.ts";
 import { runBuild, runScript } from "./run.ts";
 
 export const BASE_URL = "https://reviews.incremental.example";
 
 export async function build(data: string, dist: string, cache: string, env: Record<string, string> = {}) {
-  const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...env });
+  const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC, ...env });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
 }

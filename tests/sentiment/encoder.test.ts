@@ -4,14 +4,15 @@
  * on the validation parts (docs/insights-method.md gives the figures; each floor is about a point
  * under).
  */
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Encoder, ENCODER_FILES } from "../../insights/sentiment/encoder/encoder.ts";
 import { insightsScore } from "../../eval/score.ts";
 import { labelledSets } from "../../eval/sets.ts";
-import { tempDir } from "../helpers/data.ts";
+import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { runBuild } from "../helpers/run.ts";
 
 async function copies() {
   const dir = await tempDir();
@@ -34,7 +35,7 @@ describe("the encoder's files", () => {
   it("refuse a damaged model file, naming it, before onnxruntime reads it", async () => {
     const files = await copies();
     const bytes = (await import("node:fs")).readFileSync(files.model);
-    bytes[bytes.length >> 1] ^= 0xff;
+    bytes[bytes.length >> 1]! ^= 0xff;
     await writeFile(files.model, bytes);
     await expect(Encoder.load(1, files)).rejects.toThrow(/model\.onnx: damaged or not this encoder's/);
   });
@@ -60,6 +61,26 @@ describe("the encoder's answers", () => {
     expect(among[1]).toEqual(alone);
     expect(alone!.polarity).toBe("negative");
   });
+});
+
+describe("INSIGHTS_MODEL", () => {
+  it("picks the models that judge, and a build's cache keeps their mentions apart", async () => {
+    const root = await tempDir();
+    const cache = join(root, "cache");
+    const built = async (name: string, env: Record<string, string>) => {
+      const run = await runBuild(REPO_DATA, join(root, name), env);
+      expect(run.stderr).toBe("");
+      return readFile(join(root, name, "insights.json"), "utf8");
+    };
+    const combined = await built("combined", { BUILD_CACHE_DIR: cache });
+    const linearAfter = await built("linear-cached", { BUILD_CACHE_DIR: cache, INSIGHTS_MODEL: "linear" });
+    const linear = await built("linear-clean", { BUILD_CACHE_DIR: "off", INSIGHTS_MODEL: "linear" });
+    expect(linearAfter).toBe(linear);
+    expect(linear).not.toBe(combined);
+    const bad = await runBuild(REPO_DATA, join(root, "bad"), { BUILD_CACHE_DIR: "off", INSIGHTS_MODEL: "bert" });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/INSIGHTS_MODEL="bert"/);
+  }, 120_000);
 });
 
 /** Accuracy and macro-F1 of the combined models on each validation part, a point or so under 2026-11-29's. */

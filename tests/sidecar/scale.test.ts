@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../helpers/data.ts";
 import { runScript } from "../helpers/run.ts";
 import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
 
@@ -8,7 +8,7 @@ let sidecar: Sidecar;
 beforeAll(async () => {
   const data = join(await tempDir(), "data");
   expect((await runScript("build/synth/index.ts", ["--reviews", "20000", "--seed", "paging", "--out", data])).code).toBe(0);
-  sidecar = await startSidecar(await builtDist(data));
+  sidecar = await startSidecar(await builtDist(data, SYNTHETIC));
 });
 afterAll(() => sidecar.close());
 

@@ -16,6 +16,9 @@ import type { Span } from "../text.ts";
 import { Encoder, type EncoderJudgement } from "./encoder.ts";
 import type { EncoderTarget, Input } from "./input.ts";
 
+/** Which models judge: both (the insights' default), or the linear model alone (the build's INSIGHTS_MODEL). */
+export type InsightsModel = "combined" | "linear";
+
 /** The linear model's share of the combined log-probabilities. */
 export const LINEAR_WEIGHT = 0.5;
 export const INPUTS_KEPT = 50_000;
@@ -60,13 +63,17 @@ export interface Said {
 }
 
 /** The reviews' mentions (as aspects.ts found them, in order), each unsettled one judged with the encoder too. */
-export async function judgeMentions(reviews: readonly Said[], found: readonly Mention[][]): Promise<Mention[][]> {
+export async function judgeMentions(
+  reviews: readonly Said[],
+  found: readonly Mention[][],
+  model: InsightsModel = "combined",
+): Promise<Mention[][]> {
   const out: Mention[][] = [];
   for (const [i, list] of found.entries()) {
     const { text, rating } = reviews[i]!;
     const judged: Mention[] = [];
     for (const { linear, ...m } of list) {
-      if (!linear) {
+      if (!linear || model === "linear") {
         judged.push(m);
         continue;
       }
