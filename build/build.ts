@@ -52,8 +52,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
   // Eleventy is imported on its thread while the build reads its data.
   startRendering();
-  const cache = await BuildCache.open(settings.BUILD_CACHE_DIR, settings.INSIGHTS_MODEL);
-  readMonthsAhead(cache);
+  const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
+  readMonthsAhead(cache, settings.INSIGHTS_MODEL);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);
   const context = monthContext(source, settings.INSIGHTS_MODEL);

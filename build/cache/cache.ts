@@ -15,7 +15,6 @@ import { decodePart, DIGEST, encodePart, readChecked, replaceWhole } from "./fil
 import { codeVersions, type Kind, type Versions } from "./versions.ts";
 import { writeContent } from "../outputs/content.ts";
 import { hashRuns } from "../threads/hashing.ts";
-import type { InsightsModel } from "../../insights/sentiment/encoder/judge.ts";
 
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
@@ -29,7 +28,7 @@ export class BuildCache {
   ) {}
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
-  static async open(dir: string | undefined, model: InsightsModel = "combined"): Promise<BuildCache> {
+  static async open(dir: string | undefined): Promise<BuildCache> {
     const none = new BuildCache(undefined, { analysis: "", month: "", lines: "", pages: "", script: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
@@ -37,10 +36,7 @@ export class BuildCache {
       () => true,
       () => false,
     );
-    if (!made) return none;
-    // The mentions (and the months' figures made of them) depend on the models that judged them.
-    const versions = await codeVersions();
-    return new BuildCache(dir, { ...versions, analysis: `${versions.analysis}+${model}`, month: `${versions.month}+${model}` });
+    return made ? new BuildCache(dir, await codeVersions()) : none;
   }
 
   /**

@@ -89,12 +89,15 @@ export interface MonthContext {
  */
 const COLLECT_EVERY = 100_000;
 
-/** The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes them). */
-const monthParts = (cache: BuildCache) => cache.store<MonthPart>("month");
-const analyses = (cache: BuildCache) => cache.store<Analysis>("analysis");
+/**
+ * The cache's parts: each month's part, and its texts' mentions (kept apart: other code makes
+ * them), each kept under the models that judged the mentions too.
+ */
+const monthParts = (cache: BuildCache, model: InsightsModel) => cache.store<MonthPart>("month", `model ${model}`);
+const analyses = (cache: BuildCache, model: InsightsModel) => cache.store<Analysis>("analysis", `model ${model}`);
 
 /** Start reading the kept months' parts, while the build reads its data (BuildCache.readAhead). */
-export const readMonthsAhead = (cache: BuildCache) => monthParts(cache).readAhead();
+export const readMonthsAhead = (cache: BuildCache, model: InsightsModel) => monthParts(cache, model).readAhead();
 
 /** A month's texts' mentions: each text's hash, and their encodings one after the other. */
 interface Analysis {
@@ -108,7 +111,7 @@ interface Analysis {
  */
 export async function planMonths(source: SourceData, baseUrl: string, context: MonthContext, cache: BuildCache): Promise<Month[]> {
   const names = [...source.months.keys()].sort().reverse();
-  const parts = monthParts(cache);
+  const parts = monthParts(cache, context.model);
   const kept = await Promise.all(names.map((month) => parts.get(month)));
   const shared = `${parts.version}\n${baseUrl}\n${JSON.stringify(context)}`;
   const planned = names.map((month, i) => {
@@ -161,7 +164,7 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
  */
 export async function figureMonths(months: readonly Month[], context: MonthContext, cache: BuildCache): Promise<void> {
   const made = months.filter((m): m is Month & { compressing: Promise<Buffer> } => m.compressing !== undefined);
-  const [parts, analysed] = [monthParts(cache), analyses(cache)];
+  const [parts, analysed] = [monthParts(cache, context.model), analyses(cache, context.model)];
   const kept = await Promise.all(made.map((m) => analysed.get(m.part.month)));
   const keyHash = (review: PublicReview) => hash("sha1", keyOf(review), "base64");
   // The texts' hashes (for the cache): here for the months with a kept analysis, with their

@@ -5,7 +5,7 @@
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tree } from "../helpers/data.ts";
+import { SYNTHETIC, tree } from "../helpers/data.ts";
 import { runBuild } from "../helpers/run.ts";
 import { BASE_URL, build, firstBuild } from "../helpers/incremental.ts";
 
@@ -39,7 +39,7 @@ describe("a build with a cache it cannot take as it is", () => {
 
   it("ignores parts of the cache it cannot read, says so, and still writes the bytes of a clean build", async () => {
     for (const name of await readdir(cache)) if (name.endsWith(".v8")) await writeFile(join(cache, name), "not what the build wrote");
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(0);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines.length).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe("a build with a cache it cannot take as it is", () => {
     expect(at).toBeGreaterThan(0);
     part.write("THE ", at, "latin1");
     await writeFile(join(cache, month), part);
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`build: the cache's ${month} does not match its hash`);
     expect(run.stderr).toMatch(/compressed\/\S+\.(gz|br) does not hold what it stands for/);

@@ -6,7 +6,7 @@ import { readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { editReview, tree } from "../helpers/data.ts";
+import { editReview, SYNTHETIC, tree } from "../helpers/data.ts";
 import { runBuild } from "../helpers/run.ts";
 import { BASE_URL, build, firstBuild } from "../helpers/incremental.ts";
 
@@ -57,7 +57,7 @@ describe("a build with large months, whose compressed copies are put together fr
     // Into the newest review's month (its line stays where it is).
     await editReview(newest, moved.id, (r) => ({ ...r, date: last.date }));
     expect(moved.date.slice(0, 7)).not.toBe(last.date.slice(0, 7));
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/compressed\/\S+\.deflate does not hold what it stands for/);
     await build(data, clean, "off");
@@ -83,7 +83,7 @@ describe("a build with large months, whose compressed copies are put together fr
     const state = async () => [await readFile(join(dist, "_manifest.json"), "utf8"), (await readdir(join(dist, "reviews"))).length];
     const before = await state();
     await writeFile(newest, `${(await readFile(newest, "utf8")).trimEnd()}\n${first}\n`);
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(1);
     const id = (JSON.parse(first) as { id: string }).id;
     expect(run.stderr).toMatch(new RegExp(`${files.at(-1)} line \\d+ \\(${id}\\): id = "${id}": expected a unique id; \\S*${files[0]} line 1 \\(${id}\\) has it already`));

@@ -6,7 +6,7 @@ import { readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildHere } from "../helpers/build.ts";
-import { editReview, review, smallData, tempDir, tree } from "../helpers/data.ts";
+import { editReview, review, smallData, SYNTHETIC, tempDir, tree } from "../helpers/data.ts";
 import { runBuild } from "../helpers/run.ts";
 
 import { BASE_URL, build, firstBuild } from "../helpers/incremental.ts";
@@ -54,7 +54,7 @@ describe("a build with the previous build's cache", () => {
     const added = JSON.stringify({ ...last, id: "added-at-the-end", text: "Added at the end: the hornets were gone by the evening." });
     const broken = JSON.stringify({ ...last, id: "added-broken", rating: 9 });
     await writeFile(newest, `${text}${added}\n${broken}\n`);
-    const [cached, uncached] = [await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache }), await runBuild(data, join(root, "unused"), { BASE_URL, BUILD_CACHE_DIR: "off" })];
+    const [cached, uncached] = [await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC }), await runBuild(data, join(root, "unused"), { BASE_URL, BUILD_CACHE_DIR: "off", ...SYNTHETIC })];
     expect(cached.code).toBe(1);
     expect(cached.stderr).toMatch(new RegExp(`${files.at(-1)} line ${text.split("\n").length + 1} \\(added-broken\\): rating`));
     expect(cached.stderr).toBe(uncached.stderr);
@@ -77,7 +77,7 @@ describe("a build with the previous build's cache", () => {
     const twice = JSON.stringify({ ...last, id: "added-twice", text: "Added to two files: the mice stayed away." });
     await writeFile(older, `${texts[0]}${twice}\n`);
     await writeFile(newest, `${texts[1]}${twice}\n`);
-    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache });
+    const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${files.at(-1)} line ${texts[1]!.split("\n").length} (added-twice): id = "added-twice": expected a unique id; `);
     expect(run.stderr).toMatch(new RegExp(`\\S*${files.at(-2)} line ${texts[0]!.split("\n").length} \\(added-twice\\) has it already`));
