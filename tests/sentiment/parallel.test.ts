@@ -36,15 +36,17 @@ describe("texts judged from the months' JSON", () => {
     expect(judged.map((list) => list.length)).toEqual(jobs.map((job) => job.only.length));
   });
 
+  // With the linear model alone: the encoder's calls are the same on any thread (it runs each
+  // input alone, tests/sentiment/encoder.test.ts), and judging 11,000 texts with it here took a minute.
   it("give the same on workers, a batch at a time, for many", async () => {
     const base = await saids();
     // Texts enough for the workers, each with other stars too (the stars are evidence too).
     const many = Array.from({ length: Math.ceil((WORTH_A_THREAD * 2.2) / base.length) }, (_, k) => base.map((s) => ({ text: s.text, rating: 1 + ((s.rating + k) % 5) }))).flat();
     const jobs = jobsOf(many, 4, 1);
-    const judged = await judgeChunks(jobs);
+    const judged = await judgeChunks(jobs, "linear");
     for (const [m, job] of jobs.entries()) {
       expect(judged[m]).toHaveLength(job.chosen.length);
-      expect(concat(judged[m]!)).toEqual(await encode(job.chosen));
+      expect(concat(judged[m]!)).toEqual(await encode(job.chosen, "linear"));
     }
   }, 120_000);
 });
