@@ -6,9 +6,10 @@
  * eval/encoder/combine.ts).
  *
  * The same text gets the same answer whatever else is judged (the encoder runs each input alone),
- * and an input met before (reviews repeat sentences) is not run again: this thread keeps the last
- * INPUTS_KEPT judgements by their ids.
+ * and an input met before (reviews repeat sentences) is not run again: this thread keeps the
+ * INPUTS_KEPT judgements last used, by their ids (about 20 MB).
  */
+import { LRUCache } from "lru-cache";
 import { mentions, type Mention } from "../aspects.ts";
 import { POLARITIES, type Polarity } from "../engine.ts";
 import { classify } from "../model.ts";
@@ -23,7 +24,7 @@ export type InsightsModel = "combined" | "linear";
 export const LINEAR_WEIGHT = 0.5;
 export const INPUTS_KEPT = 50_000;
 
-const JUDGED = new Map<string, EncoderJudgement>();
+const JUDGED = new LRUCache<string, EncoderJudgement>({ max: INPUTS_KEPT });
 let loading: Promise<Encoder> | undefined;
 
 /** This thread's encoder, loaded at its first use, on `threads` threads (the first call's). */
@@ -35,11 +36,7 @@ export function encoder(threads = 1): Promise<Encoder> {
 async function judgedOnce(e: Encoder, input: Input): Promise<EncoderJudgement> {
   const key = `${input.ids.join(",")};${input.types.indexOf(1)}`;
   let j = JUDGED.get(key);
-  if (!j) {
-    j = (await e.judgeInputs([input]))[0]!;
-    if (JUDGED.size >= INPUTS_KEPT) JUDGED.delete(JUDGED.keys().next().value!);
-    JUDGED.set(key, j);
-  }
+  if (!j) JUDGED.set(key, (j = (await e.judgeInputs([input]))[0]!));
   return j;
 }
 
