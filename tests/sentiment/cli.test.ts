@@ -50,6 +50,18 @@ describe("npm run sentiment", () => {
     expect(run.stderr).toMatch(/bad\.jsonl:4: from: from\/to must be a non-empty range inside text/);
   });
 
+  it("judges with the two models combined, or with --model linear the linear model alone", async () => {
+    // No opinion word: the pests gone for three weeks, read as such by the encoder.
+    const file = join(await tempDir(), "one.jsonl");
+    await writeFile(file, JSON.stringify({ ...target("1", "Nothing for 3 weeks now.", "Nothing"), rating: 5 }) + "\n");
+    const [combined, linear] = [await sentiment(file), await runCommand("npm", ["run", "--silent", "sentiment", "--", "--model", "linear", file])];
+    expect(lines(combined)).toEqual([{ id: "1", aspect: "Nothing", polarity: "positive" }]);
+    expect(lines(linear)).toEqual([{ id: "1", aspect: "Nothing", polarity: "negative" }]);
+    const bad = await runCommand("npm", ["run", "--silent", "sentiment", "--", "--model", "bert", file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/usage: .*--model insights\|linear/);
+  });
+
   it("names a missing file instead of crashing", async () => {
     const run = await sentiment("/nonexistent/targets.jsonl");
     expect(run.code).toBe(2);
