@@ -15,8 +15,9 @@ export const CLASSES: readonly Polarity[] = POLARITIES;
 
 /**
  * The margin from which the linear model's call stands alone, without the encoder's
- * (encoder/judge.ts): on validation, the combined call changed at 0.1% of such targets
- * (eval/encoder/combine.ts); 18% of validation's targets, more of reviews', are that sure.
+ * (encoder/judge.ts): 20% of validation's targets are that sure (more of reviews'); the
+ * combination would change 26 of their 847 calls, and keeping them moved the mean macro-F1 over
+ * the sets by 0.01 points: the encoder is spared where it adds nothing.
  */
 export const KEEP_LINEAR = 3;
 
