@@ -9,17 +9,19 @@ const baseUrl = "https://bench.example";
 const source = await loadData(process.env.DATA_DIR!);
 const cache = await BuildCache.open(undefined);
 const started = performance.now();
-const context = monthContext(source);
+const context = monthContext(source, "combined");
 const months = await planMonths(source, baseUrl, context, cache);
 await figureMonths(months, context, cache);
 const head = published(source, months, baseUrl);
 const insights = insightsOf(months, head, baseUrl).figures;
 const bytes = Buffer.byteLength(toJson(insights));
 const ms = Math.round(performance.now() - started);
-console.log(JSON.stringify({
-  ms,
-  reviews: head.aggregate_rating.review_count,
-  mentions: insights.aspects.reduce((n, a) => n + a.total, 0),
-  bytes,
-  max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
-}));
+console.log(
+  JSON.stringify({
+    ms,
+    reviews: head.aggregate_rating.review_count,
+    mentions: insights.aspects.reduce((n, a) => n + a.total, 0),
+    bytes,
+    max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);

@@ -24,8 +24,8 @@ export const BuildSettings = z.object({
     .transform((dir) => (dir === "off" ? undefined : dir)),
   /**
    * Which models judge the mentions' polarity (docs/insights-method.md): `combined`, the linear
-   * model and the fine-tuned encoder; `linear`, the linear model alone (about five times faster
-   * on a large cold build, and less accurate).
+   * model and the fine-tuned encoder; `linear`, the linear model alone (faster on a large cold
+   * build, and less accurate: docs/benchmarks.md, docs/insights-method.md).
    */
   INSIGHTS_MODEL: z.enum(["combined", "linear"]).default("combined"),
   /** The owner report (insights/owner.ts): an HTML file outside DIST_DIR, never published; `off` for none. */

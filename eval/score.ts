@@ -10,7 +10,7 @@ import type { Polarity } from "../insights/sentiment/engine.ts";
 import { availableParallelism } from "node:os";
 import { encoder, judgeTargets } from "../insights/sentiment/encoder/judge.ts";
 import { locate } from "../insights/sentiment/encoder/input.ts";
-import { classify, CLASSES, model } from "../insights/sentiment/model.ts";
+import { classifyAll, CLASSES } from "../insights/sentiment/model.ts";
 import { heldOutSets, labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
 export type { Labelled };
@@ -53,21 +53,9 @@ export function scoreOf(targets: readonly Labelled[], predicted: readonly Polari
  * review's stars where known: what `npm run sentiment` answers (insights/sentiment/cli.ts).
  */
 export function modelScore(targets: readonly Labelled[]): Score {
-  const m = model();
-  const byText = new Map<string, Labelled[]>();
-  for (const t of targets) (byText.get(t.text) ?? byText.set(t.text, []).get(t.text)!).push(t);
   return scoreOf(
     targets,
-    targets.map(
-      (t) =>
-        classify(
-          t.text,
-          t,
-          byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to)),
-          m,
-          t.rating,
-        ).polarity,
-    ),
+    classifyAll(targets.map(targetOf)).map((j) => j.polarity),
   );
 }
 
@@ -82,10 +70,10 @@ export async function encoderScore(targets: readonly Labelled[]): Promise<Score>
 
 /** The insights' judgements: the linear model and the encoder combined; what `npm run sentiment` answers. */
 export async function insightsScore(targets: readonly Labelled[]): Promise<Score> {
-  return scoreOf(targets, await judgeTargets(targets.map(targetOf), availableParallelism()));
+  return scoreOf(targets, await judgeTargets(targets.map(targetOf), "combined", availableParallelism()));
 }
 
-const targetOf = (t: Labelled) => ({ text: t.text, ...locate(t)!, aspect: t.aspect, rating: t.rating });
+export const targetOf = (t: Labelled) => ({ text: t.text, ...locate(t)!, aspect: t.aspect, rating: t.rating });
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
 

@@ -66,7 +66,7 @@ export interface Month {
 }
 
 /** What every month's part is made with, from the data. */
-export function monthContext(source: SourceData, model: InsightsModel = "combined"): MonthContext {
+export function monthContext(source: SourceData, model: InsightsModel): MonthContext {
   return {
     model,
     names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }),

@@ -7,9 +7,9 @@
 import { availableParallelism } from "node:os";
 import { inWorkers, WORTH_A_THREAD } from "./threads.ts";
 import { reviewsInChunk } from "../../core/dist/reviews-json.ts";
-import { ASPECTS, mentions, type Mention } from "../../insights/sentiment/aspects.ts";
+import { ASPECTS, type Mention } from "../../insights/sentiment/aspects.ts";
 import { POLARITIES } from "../../insights/sentiment/engine.ts";
-import { judgeMentions, type InsightsModel } from "../../insights/sentiment/encoder/judge.ts";
+import { reviewMentions, type InsightsModel } from "../../insights/sentiment/encoder/judge.ts";
 
 /** Integers per mention: aspect, polarity, term from/to, quote from/to, margin × 1000. */
 const WIDTH = 7;
@@ -21,15 +21,10 @@ export interface Said {
   rating: number;
 }
 
-/** Mentions per review, in order (judgeMentions: the terms find them, the models judge them); encoded as [count, ...WIDTH ints per mention] per review. */
-export async function encode(reviews: readonly Said[], model: InsightsModel = "combined"): Promise<Int32Array> {
+/** Mentions per review, in order (reviewMentions: the terms find them, the models judge them); encoded as [count, ...WIDTH ints per mention] per review. */
+export async function encode(reviews: readonly Said[], model: InsightsModel): Promise<Int32Array> {
   const out: number[] = [];
-  const judged = await judgeMentions(
-    reviews,
-    reviews.map(({ text, rating }) => mentions(text, rating)),
-    model,
-  );
-  for (const found of judged) {
+  for (const found of await reviewMentions(reviews, model)) {
     out.push(found.length);
     for (const m of found) {
       out.push(
@@ -83,7 +78,7 @@ export interface ChunkJob {
 }
 
 /** The encodings of a chunk's reviews at `only`'s positions (in order), one after the other. */
-export function encodeChunk(chunk: Uint8Array, only: Int32Array, model: InsightsModel = "combined"): Promise<Int32Array> {
+export function encodeChunk(chunk: Uint8Array, only: Int32Array, model: InsightsModel): Promise<Int32Array> {
   let next = 0;
   const wanted = (position: number) => only[next] === position && ++next > 0;
   return encode([...reviewsInChunk(chunk, wanted)], model);
@@ -100,7 +95,7 @@ const BATCH = 10_000;
  * by workers that read the texts from the chunks themselves (shared memory when the chunks are,
  * build/threads/threads.ts): this thread holds no text while they work.
  */
-export async function judgeChunks(jobs: readonly ChunkJob[], model: InsightsModel = "combined"): Promise<Int32Array[][]> {
+export async function judgeChunks(jobs: readonly ChunkJob[], model: InsightsModel): Promise<Int32Array[][]> {
   const total = jobs.reduce((n, job) => n + job.only.length, 0);
   const workers = Math.min(availableParallelism(), Math.ceil(total / WORTH_A_THREAD));
   const size = Math.max(1, Math.min(BATCH, Math.ceil(total / Math.max(workers, 1))));

@@ -8,27 +8,24 @@
 import { availableParallelism } from "node:os";
 import { combine, encoder } from "../../insights/sentiment/encoder/judge.ts";
 import type { EncoderJudgement } from "../../insights/sentiment/encoder/encoder.ts";
-import { locate } from "../../insights/sentiment/encoder/input.ts";
 import type { Polarity } from "../../insights/sentiment/engine.ts";
-import { classify, model } from "../../insights/sentiment/model.ts";
+import { classifyAll } from "../../insights/sentiment/model.ts";
 import { heldOutSets, labelledSets, type Labelled } from "../sets.ts";
-import { scoreOf } from "../score.ts";
+import { scoreOf, targetOf } from "../score.ts";
 
 const WEIGHTS = [0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 1];
 
 interface Both {
   target: Labelled;
-  linear: ReturnType<typeof classify>;
+  linear: ReturnType<typeof classifyAll>[number];
   encoded: EncoderJudgement;
 }
 
 async function both(targets: readonly Labelled[]): Promise<Both[]> {
   const e = await encoder(availableParallelism());
-  const encoded = await e.judge(targets.map((t) => ({ text: t.text, ...locate(t)!, aspect: t.aspect, rating: t.rating })));
-  return targets.map((t, i) => {
-    const others = targets.filter((o) => o !== t && o.text === t.text && (o.from !== t.from || o.to !== t.to)).map((o) => locate(o)!);
-    return { target: t, linear: classify(t.text, locate(t)!, others, model(), t.rating), encoded: encoded[i]! };
-  });
+  const encoded = await e.judge(targets.map(targetOf));
+  const linear = classifyAll(targets.map(targetOf));
+  return targets.map((t, i) => ({ target: t, linear: linear[i]!, encoded: encoded[i]! }));
 }
 
 function macroF1(judged: readonly Both[], weight: number): number {

@@ -13,8 +13,6 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { judgeTargets } from "./encoder/judge.ts";
 import { locate } from "./encoder/input.ts";
-import type { Polarity } from "./engine.ts";
-import { classify } from "./model.ts";
 
 const Target = z
   .object({
@@ -72,7 +70,11 @@ async function main() {
     const { id, aspect, text, rating } = target.data;
     read.push({ id, aspect, text, span, rating });
   }
-  const polarities = which === "insights" ? await byInsights(read) : byLinear(read);
+  const polarities = await judgeTargets(
+    read.map(({ aspect, text, span, rating }) => ({ text, ...span, aspect, rating })),
+    which === "insights" ? "combined" : "linear",
+    availableParallelism(),
+  );
   const out: string[] = [];
   read.forEach(({ id, aspect }, i) => {
     out.push(JSON.stringify({ id, aspect, polarity: polarities[i] }));
@@ -83,28 +85,6 @@ async function main() {
     console.error(`sentiment: ${refused} line(s) refused`);
     process.exitCode = 1;
   }
-}
-
-type Read = { aspect: string; text: string; span: { from: number; to: number }; rating?: number };
-
-async function byInsights(read: readonly Read[]): Promise<Polarity[]> {
-  return judgeTargets(
-    read.map(({ aspect, text, span, rating }) => ({ text, ...span, aspect, rating })),
-    availableParallelism(),
-  );
-}
-
-function byLinear(read: readonly Read[]): Polarity[] {
-  const byText = new Map<string, { from: number; to: number }[]>();
-  for (const t of read) {
-    const list = byText.get(t.text);
-    if (list) list.push(t.span);
-    else byText.set(t.text, [t.span]);
-  }
-  return read.map(({ text, span, rating }) => {
-    const others = byText.get(text)!.filter((o) => o !== span && (o.from !== span.from || o.to !== span.to));
-    return classify(text, span, others, undefined, rating).polarity;
-  });
 }
 
 await main();

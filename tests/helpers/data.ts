@@ -89,7 +89,7 @@ export async function tree(dir: string): Promise<Record<string, string>> {
 
 /**
  * The build's settings for synthetic data in the tests of its workings (caching, memory, scale):
- * the linear model alone judges the mentions, five times faster than with the encoder, whose own
+ * the linear model alone judges the mentions, much faster than with the encoder, whose own
  * tests build the business's data (tests/sentiment/, tests/build/cache.test.ts).
  */
 export const SYNTHETIC: Record<string, string> = { INSIGHTS_MODEL: "linear" };

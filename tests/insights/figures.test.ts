@@ -31,7 +31,7 @@ beforeAll(async () => {
   reviews = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews;
   byId = new Map(reviews.map((r) => [r.id, r]));
   technicians = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).business.technicians;
-  const all = await reviewMentions(reviews);
+  const all = await reviewMentions(reviews, "combined");
   judged = new Map(reviews.map((r, i) => [r, all[i]!]));
 });
 

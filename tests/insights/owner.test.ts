@@ -47,7 +47,7 @@ describe("the owner report of this business", () => {
     expect(quotes.length).toBe(2);
     for (const q of quotes) {
       const r = jakes.find((x) => x.id === q.id)!;
-      const found = (await reviewMentions([r]))[0]!;
+      const found = (await reviewMentions([r], "combined"))[0]!;
       const credited = credits(r, found, data.business.technicians);
       expect(found.some((m, k) => m.polarity === "negative" && credited[k]!.includes("jake-olsen") && r.text.slice(m.quote.from, m.quote.to).trim() === q.quote), q.quote).toBe(true);
     }

@@ -19,11 +19,11 @@ const reviews: Review[] = readdirSync(dir).flatMap((f) => readFileSync(new URL(f
 /** Each review's mentions as the insights give them (the models combined), by review. */
 const judged = new Map<Review, Mention[]>();
 beforeAll(async () => {
-  const all = await reviewMentions(reviews);
+  const all = await reviewMentions(reviews, "combined");
   reviews.forEach((r, i) => judged.set(r, all[i]!));
 });
 const mentionsOf = (r: Review) => judged.get(r)!;
-const said = async (text: string, rating: number) => (await reviewMentions([{ text, rating }]))[0]!;
+const said = async (text: string, rating: number) => (await reviewMentions([{ text, rating }], "combined"))[0]!;
 
 /** The review that holds `words`, and the mentions whose quote holds them. */
 function read(words: string): { review: Review; found: (Mention & { quoted: string })[] } {

@@ -83,7 +83,7 @@ describe("INSIGHTS_MODEL", () => {
   }, 120_000);
 });
 
-/** Accuracy and macro-F1 of the combined models on each validation part, a point or so under 2026-11-29's. */
+/** Accuracy and macro-F1 of the combined models on each validation part, a point or so under docs/insights-method.md's. */
 const FLOORS: Record<string, [number, number]> = {
   mams: [0.805, 0.8],
   "home-services": [0.775, 0.77],

@@ -110,7 +110,7 @@ describe("the committed model (insights/sentiment/model.json and model.weights)"
 });
 
 /** The polarity each aspect mention of `text` gets in the insights (the models combined). */
-const mentionsOf = async (text: string) => Object.fromEntries((await reviewMentions([{ text }]))[0]!.map((m) => [m.aspect, m.polarity]));
+const mentionsOf = async (text: string) => Object.fromEntries((await reviewMentions([{ text }], "combined"))[0]!.map((m) => [m.aspect, m.polarity]));
 
 describe("this business's reviews, where the rules went wrong", async () => {
   it("reads the pest problem as the reason for the call, not a complaint", async () => {

@@ -31,13 +31,13 @@ function jobsOf(said: readonly Said[], months: number, every: number) {
 describe("texts judged from the months' JSON", () => {
   it("give each chosen review's mentions, in order, in this thread for a few", async () => {
     const jobs = jobsOf(await saids(), 3, 2);
-    const judged = await judgeChunks(jobs);
-    for (const [m, job] of jobs.entries()) expect(concat(judged[m]!)).toEqual(await encode(job.chosen));
+    const judged = await judgeChunks(jobs, "combined");
+    for (const [m, job] of jobs.entries()) expect(concat(judged[m]!)).toEqual(await encode(job.chosen, "combined"));
     expect(judged.map((list) => list.length)).toEqual(jobs.map((job) => job.only.length));
   });
 
   // With the linear model alone: the encoder's calls are the same on any thread (it runs each
-  // input alone, tests/sentiment/encoder.test.ts), and judging 11,000 texts with it here took a minute.
+  // input alone, tests/sentiment/encoder.test.ts), and 11,000 texts are many for it.
   it("give the same on workers, a batch at a time, for many", async () => {
     const base = await saids();
     // Texts enough for the workers, each with other stars too (the stars are evidence too).

@@ -7,13 +7,12 @@
  *
  * The same text gets the same answer whatever else is judged (the encoder runs each input alone),
  * and an input met before (reviews repeat sentences) is not run again: this thread keeps the
- * INPUTS_KEPT judgements last used, by their ids (about 20 MB).
+ * INPUTS_KEPT judgements last used, by their ids.
  */
 import { LRUCache } from "lru-cache";
 import { mentions, type Mention } from "../aspects.ts";
 import { POLARITIES, type Polarity } from "../engine.ts";
-import { classify } from "../model.ts";
-import type { Span } from "../text.ts";
+import { classifyAll } from "../model.ts";
 import { Encoder, type EncoderJudgement } from "./encoder.ts";
 import type { EncoderTarget, Input } from "./input.ts";
 
@@ -60,11 +59,7 @@ export interface Said {
 }
 
 /** The reviews' mentions (as aspects.ts found them, in order), each unsettled one judged with the encoder too. */
-export async function judgeMentions(
-  reviews: readonly Said[],
-  found: readonly Mention[][],
-  model: InsightsModel = "combined",
-): Promise<Mention[][]> {
+export async function judgeMentions(reviews: readonly Said[], found: readonly Mention[][], model: InsightsModel): Promise<Mention[][]> {
   const out: Mention[][] = [];
   for (const [i, list] of found.entries()) {
     const { text, rating } = reviews[i]!;
@@ -84,29 +79,28 @@ export async function judgeMentions(
   return out;
 }
 
-/** Each review's mentions as the insights give them. */
-export async function reviewMentions(reviews: readonly Said[]): Promise<Mention[][]> {
+/** Each review's mentions as the insights give them, judged by `model`. */
+export async function reviewMentions(reviews: readonly Said[], model: InsightsModel): Promise<Mention[][]> {
   return judgeMentions(
     reviews,
     reviews.map((r) => mentions(r.text, r.rating)),
+    model,
   );
 }
 
 /**
- * The insights' call on any targets (`npm run sentiment`, `npm run eval`): each judged knowing
+ * The call of `model` on any targets (`npm run sentiment`, `npm run eval`): each judged knowing
  * the other targets of its text, as the linear model reads them.
  */
-export async function judgeTargets(targets: readonly EncoderTarget[], threads = 1): Promise<Polarity[]> {
-  const byText = new Map<string, Span[]>();
-  for (const t of targets) (byText.get(t.text) ?? byText.set(t.text, []).get(t.text)!).push(t);
+export async function judgeTargets(targets: readonly EncoderTarget[], model: InsightsModel, threads = 1): Promise<Polarity[]> {
+  const linear = classifyAll(targets);
   const out: Polarity[] = [];
-  for (const t of targets) {
-    const others = byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to));
-    const linear = classify(t.text, t, others, undefined, t.rating ?? undefined);
-    if (linear.settled) out.push(linear.polarity);
+  for (const [i, t] of targets.entries()) {
+    const l = linear[i]!;
+    if (l.settled || model === "linear") out.push(l.polarity);
     else {
       const e = await encoder(threads);
-      out.push(combine(linear.scores, await judgedOnce(e, e.input(t))).polarity);
+      out.push(combine(l.scores, await judgedOnce(e, e.input(t))).polarity);
     }
   }
   return out;
