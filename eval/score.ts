@@ -8,9 +8,9 @@
  */
 import type { Polarity } from "../insights/sentiment/engine.ts";
 import { availableParallelism } from "node:os";
-import { encoder, judgeTargets } from "../insights/sentiment/encoder/judge.ts";
+import { classifyAll, encoder, judgeTargets } from "../insights/sentiment/encoder/judge.ts";
 import { locate } from "../insights/sentiment/encoder/input.ts";
-import { classifyAll, CLASSES } from "../insights/sentiment/model.ts";
+import { CLASSES } from "../insights/sentiment/model.ts";
 import { heldOutSets, labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
 export type { Labelled };

@@ -6,10 +6,9 @@
  * the held-out sets, which only report (nothing is chosen on them).
  */
 import { availableParallelism } from "node:os";
-import { combine, encoder } from "../../insights/sentiment/encoder/judge.ts";
+import { classifyAll, combine, encoder } from "../../insights/sentiment/encoder/judge.ts";
 import type { EncoderJudgement } from "../../insights/sentiment/encoder/encoder.ts";
 import type { Polarity } from "../../insights/sentiment/engine.ts";
-import { classifyAll } from "../../insights/sentiment/model.ts";
 import { heldOutSets, labelledSets, type Labelled } from "../sets.ts";
 import { scoreOf, targetOf } from "../score.ts";
 

@@ -269,19 +269,6 @@ export function weighedAgainst<J extends { polarity: Polarity; quote: Span }>(an
 /** How good the result told after the "but" must be to outweigh the complaint ("not a single bite" is 1.3). */
 const WEIGHED = 0.5;
 
-/** Each target's judgement, knowing the other targets of its text (the labelled sets' and `npm run sentiment`'s way). */
-export function classifyAll(
-  targets: readonly (Span & { text: string; rating?: number | null })[],
-  m: Model = model(),
-): ReturnType<typeof classify>[] {
-  const byText = new Map<string, Span[]>();
-  for (const t of targets) (byText.get(t.text) ?? byText.set(t.text, []).get(t.text)!).push(t);
-  return targets.map((t) => {
-    const others = byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to));
-    return classify(t.text, t, others, m, t.rating ?? undefined);
-  });
-}
-
 /** The model's judgement of a target (a span of `text`). */
 export function classify(
   text: string,

@@ -12,7 +12,8 @@
 import { LRUCache } from "lru-cache";
 import { mentions, type Mention } from "../aspects.ts";
 import { POLARITIES, type Polarity } from "../engine.ts";
-import { classifyAll } from "../model.ts";
+import { classify, model, type Model } from "../model.ts";
+import type { Span } from "../text.ts";
 import { Encoder, type EncoderJudgement } from "./encoder.ts";
 import type { EncoderTarget, Input } from "./input.ts";
 
@@ -86,6 +87,19 @@ export async function reviewMentions(reviews: readonly Said[], model: InsightsMo
     reviews.map((r) => mentions(r.text, r.rating)),
     model,
   );
+}
+
+/** Each target's judgement, knowing the other targets of its text (the labelled sets' and `npm run sentiment`'s way). */
+export function classifyAll(
+  targets: readonly (Span & { text: string; rating?: number | null })[],
+  m: Model = model(),
+): ReturnType<typeof classify>[] {
+  const byText = new Map<string, Span[]>();
+  for (const t of targets) (byText.get(t.text) ?? byText.set(t.text, []).get(t.text)!).push(t);
+  return targets.map((t) => {
+    const others = byText.get(t.text)!.filter((o) => o !== t && (o.from !== t.from || o.to !== t.to));
+    return classify(t.text, t, others, m, t.rating ?? undefined);
+  });
 }
 
 /**
