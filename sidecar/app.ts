@@ -1,13 +1,14 @@
 /**
  * The sidecar's h3 app, built from its dependencies: the bundle reference and the settings.
- * Every route declares its methods; another method gets 405 with Allow, OPTIONS a CORS
- * preflight, HEAD the GET response without its body. Unknown paths are JSON 404s, and nothing a
- * client sends reaches the 500 handler except a bug, which is logged and answered in JSON.
+ * Every route declares its methods, registered in h3's router; another method gets 405 with
+ * Allow, OPTIONS a CORS preflight, HEAD the GET response without its body. Unknown paths are JSON
+ * 404s, and nothing a client sends reaches the 500 handler except a bug, which is logged and
+ * answered in JSON.
  */
-import { H3, HTTPError, type H3Event } from "h3";
+import { H3, HTTPError, type H3Event, type HTTPMethod } from "h3";
 import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
-import type { Methods } from "./http/dispatch.ts";
+import type { Handler, Methods } from "./http/handler.ts";
 import { errorResponse, methodNotAllowed } from "./http/errors.ts";
 import { VERSION } from "../core/api/openapi.ts";
 import { defineOpenApiRoute } from "./routes/openapi.ts";
@@ -66,17 +67,20 @@ export function createApp(deps: AppDeps): H3 {
     "/mcp": defineMcpRoute({ ...deps.mcp, bundle: deps.bundle, baseUrl, version: VERSION }),
     ...(deps.hub && { "/api/websub/hub": defineHubRoute(deps.hub.hub, deps.hub.options) }),
   };
-  for (const [path, methods] of Object.entries(routes)) app.all(path, (event) => dispatch(event, methods));
-  const files: Methods = { GET: defineStaticRoute(deps.bundle, baseUrl) };
-  app.all("/**", (event) => dispatch(event, files));
+  for (const [path, methods] of Object.entries(routes)) register(app, path, methods);
+  register(app, "/**", { GET: defineStaticRoute(deps.bundle, baseUrl) });
   return app;
 }
 
-function dispatch(event: H3Event, methods: Methods): Response | Promise<Response> {
-  const method = event.req.method;
+/**
+ * A route's methods in h3's router, HEAD answered by the GET handler (without its body); any
+ * other method on the path gets the preflight answer (OPTIONS) or 405 with Allow.
+ */
+function register(app: H3, path: string, methods: Methods): void {
   const allow = [...Object.keys(methods), ...(methods.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  if (method === "OPTIONS") return preflight(allow);
-  const handler = methods[(method === "HEAD" ? "GET" : method) as keyof Methods];
-  if (!handler) return methodNotAllowed(method, allow);
-  return handler(event.req as Request, event.url, event.context.params ?? {}, event);
+  const handlers = Object.entries({ ...methods, ...(methods.GET && { HEAD: methods.GET }) }) as [HTTPMethod, Handler][];
+  for (const [method, handler] of handlers) {
+    app.on(method, path, (event) => handler(event.req as Request, event.url, event.context.params ?? {}, event));
+  }
+  app.all(path, (event) => (event.req.method === "OPTIONS" ? preflight(allow) : methodNotAllowed(event.req.method, allow)));
 }

@@ -1,6 +1,6 @@
 /**
- * What a route is, as app.ts dispatches to it: a handler per method. Routes import this, not
- * app.ts, so that the app and its routes do not import each other.
+ * What a route is, as app.ts registers it in h3's router: a handler per method. Routes import
+ * this, not app.ts, so that the app and its routes do not import each other.
  */
 import type { H3Event } from "h3";
 
