@@ -12,7 +12,7 @@ export default defineConfig({
     isolate: false,
     // As `npm run build` and `npm run serve` start their processes: core/collect.ts collects with it.
     execArgv: ["--expose-gc"],
-    // Tests wait for events (tests/helpers/until.ts) with no budget of their own: these end a wait
+    // Tests wait for events (harness/until.ts) with no budget of their own: these end a wait
     // for something that never comes. Generous, so that a busy machine only makes the run slower.
     testTimeout: 300_000,
     hookTimeout: 300_000,

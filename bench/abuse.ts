@@ -6,7 +6,7 @@
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:https";
 import { connect } from "node:net";
-import type { TestCerts } from "../tests/helpers/subscriber.ts";
+import type { TestCerts } from "../harness/subscriber.ts";
 
 export interface AbuseReport {
   /** Per kind of abuse: requests sent, and the statuses (or "closed") that came back. */

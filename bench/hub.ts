@@ -4,13 +4,13 @@
  * notification received, and the hub process's RSS before and after.
  */
 import { fork } from "node:child_process";
-import { startHub, TOPIC } from "../tests/helpers/hub.ts";
-import { testCerts } from "../tests/helpers/subscriber.ts";
+import { startHub, TOPIC } from "../harness/hub.ts";
+import { testCerts } from "../harness/subscriber.ts";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
 
 if (process.argv[2] === "subscribers") {
-  const { Subscriber } = await import("../tests/helpers/subscriber.ts");
+  const { Subscriber } = await import("../harness/subscriber.ts");
   // The parent's test CA signed these: the hub trusts them.
   const s = await Subscriber.start(JSON.parse(process.env.BENCH_CERTS!));
   process.send!({ url: s.url });

@@ -10,7 +10,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
-import { nodeScript } from "../tests/helpers/scripts.ts";
+import { nodeScript } from "../harness/scripts.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench");

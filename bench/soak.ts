@@ -18,8 +18,8 @@ import { cpus, setPriority, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
-import { nodeScript } from "../tests/helpers/scripts.ts";
-import { testCerts } from "../tests/helpers/subscriber.ts";
+import { nodeScript } from "../harness/scripts.ts";
+import { testCerts } from "../harness/subscriber.ts";
 import type { AbuseReport } from "./abuse.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -41,7 +41,7 @@ const BASE_URL = "http://localhost:3000";
 const env = { ...process.env, CI: "true", BASE_URL };
 
 if (process.argv[2] === "subscribers") {
-  const { Subscriber } = await import("../tests/helpers/subscriber.ts");
+  const { Subscriber } = await import("../harness/subscriber.ts");
   const s = await Subscriber.start(JSON.parse(process.env.SOAK_CERTS!));
   process.send!({ url: s.url });
   process.on("message", () => {

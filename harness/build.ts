@@ -5,8 +5,8 @@
  */
 import { dirname, join } from "node:path";
 import { register } from "tsx/esm/api";
-import { build } from "../../build/build.ts";
-import { BuildSettings, parseSettings } from "../../core/settings.ts";
+import { build } from "../build/build.ts";
+import { BuildSettings, parseSettings } from "../core/settings.ts";
 
 // Eleventy imports the templates (site/*.11ty.ts) with Node's own import(), outside vitest's
 // transform: tsx's hooks let it read TypeScript, as `npm run build` does.

@@ -3,9 +3,9 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Review } from "../../core/schema/records.ts";
+import type { Review } from "../core/schema/records.ts";
 
-export const REPO_DATA = new URL("../../data/", import.meta.url).pathname;
+export const REPO_DATA = new URL("../data/", import.meta.url).pathname;
 
 export async function tempDir(prefix = "reviewcast-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));

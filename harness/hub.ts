@@ -1,12 +1,12 @@
 /** A sidecar with its WebSub hub, on a small data folder that tests can change and rebuild. */
 import { join } from "node:path";
 import Database from "libsql";
-import { createApp } from "../../sidecar/app.ts";
-import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
-import { DEFAULT_HUB_OPTIONS, Hub, type HubOptions } from "../../sidecar/hub/hub.ts";
-import type { HubRouteOptions } from "../../sidecar/hub/route.ts";
-import { openSqlite } from "../../sidecar/store/sqlite.ts";
-import type { StateStore } from "../../sidecar/store/store.ts";
+import { createApp } from "../sidecar/app.ts";
+import { BundleRef, loadBundle } from "../sidecar/bundle.ts";
+import { DEFAULT_HUB_OPTIONS, Hub, type HubOptions } from "../sidecar/hub/hub.ts";
+import type { HubRouteOptions } from "../sidecar/hub/route.ts";
+import { openSqlite } from "../sidecar/store/sqlite.ts";
+import type { StateStore } from "../sidecar/store/store.ts";
 import { editReview, review, smallData, tempDir } from "./data.ts";
 import { buildHere } from "./build.ts";
 import { BASE_URL, testMcp } from "./sidecar.ts";

@@ -1,5 +1,5 @@
 /** MCP session revocations kept in a test's process (the sidecar keeps them in its store: sidecar/store/). */
-import type { Revocations } from "../../sidecar/mcp/session.ts";
+import type { Revocations } from "../sidecar/mcp/session.ts";
 
 /** Revocations kept in this process: enough for one instance in a test. */
 export class MemoryRevocations implements Revocations {

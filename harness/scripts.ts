@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const scripts = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> }).scripts;
 
 /** The environment a script sets and node's arguments; throws when the script is not `[VAR=value ...] node ...`. */
 export function nodeScript(name: string): { env: Record<string, string>; args: string[] } {
@@ -25,12 +25,12 @@ export function nodeScript(name: string): { env: Record<string, string>; args: s
  * build/compiled.js. Copies of the project made by other tests compile into the same place under
  * their own paths: a folder is this checkout's when the Eleventy it names is under it.
  */
-export async function compiledFolder(): Promise<{ dir: string; compiled: typeof import("../../build/compiled.ts") }> {
-  const cache = new URL("../../node_modules/.cache/reviewcast/", import.meta.url).pathname;
+export async function compiledFolder(): Promise<{ dir: string; compiled: typeof import("../build/compiled.ts") }> {
+  const cache = new URL("../node_modules/.cache/reviewcast/", import.meta.url).pathname;
   const found = [];
   for (const name of readdirSync(cache).filter((f) => f.startsWith("build-") && existsSync(join(cache, f, "build/compiled.js")))) {
     const dir = join(cache, name);
-    const compiled = (await import(join(dir, "build/compiled.js"))) as typeof import("../../build/compiled.ts");
+    const compiled = (await import(join(dir, "build/compiled.js"))) as typeof import("../build/compiled.ts");
     // Folders compiled before Eleventy was bundled have no eleventyEntry.
     if (compiled.eleventyEntry?.().startsWith(pathToFileURL(cache).href)) found.push({ dir, compiled, at: statSync(dir).mtimeMs });
   }

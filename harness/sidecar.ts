@@ -5,9 +5,9 @@
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { toNodeHandler, type H3 } from "h3";
-import { createApp, type AppDeps } from "../../sidecar/app.ts";
-import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
-import { SessionSigner, type Revocations } from "../../sidecar/mcp/session.ts";
+import { createApp, type AppDeps } from "../sidecar/app.ts";
+import { BundleRef, loadBundle } from "../sidecar/bundle.ts";
+import { SessionSigner, type Revocations } from "../sidecar/mcp/session.ts";
 import { MemoryRevocations } from "./revocations.ts";
 import { REPO_DATA, tempDir } from "./data.ts";
 import { buildHere } from "./build.ts";

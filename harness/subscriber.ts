@@ -1,11 +1,10 @@
 /**
- * A real HTTPS WebSub subscriber for tests: a certificate from a test CA the hub is told to
+ * A real HTTPS WebSub subscriber for tests and benchmarks: a certificate from a test CA the hub is told to
  * trust, and a callback per name whose behaviour a test sets (echo the challenge, refuse, hang...).
  */
 import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import { generate } from "selfsigned";
-import { afterAll } from "vitest";
 import { until } from "./until.ts";
 
 export interface TestCerts {
@@ -133,11 +132,4 @@ export class Subscriber {
         return;
     }
   }
-}
-
-/** A subscriber for this test file (await it at the top, as usePostgres), closed after its tests. */
-export async function useSubscriber(): Promise<Subscriber> {
-  const subscriber = await Subscriber.start();
-  afterAll(() => subscriber.close());
-  return subscriber;
 }

@@ -10,9 +10,9 @@ import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_BODY_LIMIT } from "../../sidecar/mcp/route.ts";
 import { limitServer, SERVER_LIMITS } from "../../sidecar/http/server.ts";
-import { startHub, type HubHarness } from "../helpers/hub.ts";
+import { startHub, type HubHarness } from "../../harness/hub.ts";
 import { startProcess, type Running } from "../helpers/serve.ts";
-import { until } from "../helpers/until.ts";
+import { until } from "../../harness/until.ts";
 
 let h: HubHarness;
 let port: number;

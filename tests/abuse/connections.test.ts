@@ -7,11 +7,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { SYNTHETIC, tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { runScript } from "../helpers/run.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";
-import { builtDist } from "../helpers/sidecar.ts";
-import { until } from "../helpers/until.ts";
+import { builtDist } from "../../harness/sidecar.ts";
+import { until } from "../../harness/until.ts";
 
 const LIMITS = { MAX_CONNECTIONS: "50", MAX_CONNECTIONS_PER_CLIENT: "30", MAX_PIPELINED_REQUESTS: "16", STALLED_WRITE_SECONDS: "2" };
 

@@ -8,11 +8,12 @@ import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_HUB_OPTIONS } from "../../sidecar/hub/hub.ts";
-import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../helpers/hub.ts";
-import { BASE_URL } from "../helpers/sidecar.ts";
-import { buildHere } from "../helpers/build.ts";
-import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
-import { until } from "../helpers/until.ts";
+import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../../harness/hub.ts";
+import { BASE_URL } from "../../harness/sidecar.ts";
+import { buildHere } from "../../harness/build.ts";
+import { testCerts } from "../../harness/subscriber.ts";
+import { useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../../harness/until.ts";
 
 const subscriber = await useSubscriber();
 let h: HubHarness | undefined;

@@ -7,14 +7,15 @@ import { readdir, readFile, writeFile, symlink, rename } from "node:fs/promises"
 import { createServer, type Server } from "node:https";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SYNTHETIC, tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { connectClient, INITIALIZE } from "../helpers/mcp.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 import { established, live, startServing, unreading, type Running } from "../helpers/serve.ts";
-import { BASE_URL } from "../helpers/sidecar.ts";
-import { subscriptionsIn } from "../helpers/hub.ts";
-import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
-import { until } from "../helpers/until.ts";
+import { BASE_URL } from "../../harness/sidecar.ts";
+import { subscriptionsIn } from "../../harness/hub.ts";
+import { testCerts } from "../../harness/subscriber.ts";
+import { useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../../harness/until.ts";
 import { BLOCK } from "../../sidecar/spill.ts";
 
 const subscriber = await useSubscriber();

@@ -4,10 +4,10 @@
  * to fill the revocation store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryRevocations } from "../helpers/revocations.ts";
+import { MemoryRevocations } from "../../harness/revocations.ts";
 import { MCP_BATCH_BYTES, MCP_BATCH_LIMIT } from "../../sidecar/mcp/batch.ts";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
-import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, testMcp, type Sidecar } from "../../harness/sidecar.ts";
 
 const MAX_REVOCATIONS = 3;
 let sidecar: Sidecar;

@@ -9,10 +9,10 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { BundleRef, identityOf, loadBundle } from "../../sidecar/bundle.ts";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SYNTHETIC, tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { runScript } from "../helpers/run.ts";
 import { probe, residentMiB, startServing, type Running } from "../helpers/serve.ts";
-import { builtDist, startSidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar } from "../../harness/sidecar.ts";
 
 const MiB = 1024 * 1024;
 const running: Running[] = [];

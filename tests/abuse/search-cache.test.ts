@@ -11,7 +11,7 @@ import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../sidecar/app.ts";
 import { BundleRef, loadBundle } from "../../sidecar/bundle.ts";
-import { BASE_URL, builtDist, testMcp } from "../helpers/sidecar.ts";
+import { BASE_URL, builtDist, testMcp } from "../../harness/sidecar.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

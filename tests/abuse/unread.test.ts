@@ -5,12 +5,12 @@
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SYNTHETIC, tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { INITIALIZE } from "../helpers/mcp.ts";
 import { runScript } from "../helpers/run.ts";
 import { established, openSocket, probe, startServing, unreading, type Running } from "../helpers/serve.ts";
-import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
-import { until } from "../helpers/until.ts";
+import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
+import { until } from "../../harness/until.ts";
 
 const running: Running[] = [];
 let dist: string;

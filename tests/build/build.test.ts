@@ -4,7 +4,7 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../core/dist/manifest.ts";
-import { copyOfRepoData, editReview, REPO_DATA, review, smallData, tempDir } from "../helpers/data.ts";
+import { copyOfRepoData, editReview, REPO_DATA, review, smallData, tempDir } from "../../harness/data.ts";
 import { runBuild } from "../helpers/run.ts";
 
 const BASE = "https://reviews.valleyshield.example";

@@ -13,9 +13,9 @@ import { BuildCache } from "../../build/cache/cache.ts";
 import { CODE, modulesOf } from "../../build/cache/versions.ts";
 import { decodePart, encodePart, readChecked } from "../../build/cache/file.ts";
 import { deserialize, serialize } from "node:v8";
-import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
+import { REPO_DATA, removeDir, tempDir, tree } from "../../harness/data.ts";
 import { runCommand } from "../helpers/run.ts";
-import { compiledFolder, nodeScript } from "../helpers/scripts.ts";
+import { compiledFolder, nodeScript } from "../../harness/scripts.ts";
 
 const BUILD = nodeScript("build");
 

@@ -7,9 +7,9 @@ import { cp, readdir, symlink, writeFile, mkdir } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_DATA, removeDir, tempDir, tree } from "../helpers/data.ts";
+import { REPO_DATA, removeDir, tempDir, tree } from "../../harness/data.ts";
 import { runCommand, runScript } from "../helpers/run.ts";
-import { compiledFolder, nodeScript } from "../helpers/scripts.ts";
+import { compiledFolder, nodeScript } from "../../harness/scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BUILD = nodeScript("build");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { piecesOf, writeContent } from "../../build/outputs/content.ts";
 import { sharedCopy } from "../../build/threads/threads.ts";
-import { removeDir, tempDir } from "../helpers/data.ts";
+import { removeDir, tempDir } from "../../harness/data.ts";
 
 /** Runs as a JSON file's are: many small ones (a thousand more than one write takes), a few of megabytes, some empty. */
 function runs(): Uint8Array[] {

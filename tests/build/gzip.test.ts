@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { checksums, deflatePart, gzipOf } from "../../build/outputs/gzip.ts";
 import { hashRuns, hashRunsAside } from "../../build/threads/hashing.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 import { runCommand } from "../helpers/run.ts";
 
 const texts = ["", '{"head":1,"reviews":[\n', "x".repeat(70_000), "", JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, text: `Review ${i}: “curly” ü` }))), ",\n", "\n]}\n"];

@@ -5,7 +5,7 @@
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SYNTHETIC, tree } from "../helpers/data.ts";
+import { SYNTHETIC, tree } from "../../harness/data.ts";
 import { runBuild } from "../helpers/run.ts";
 import { BASE_URL, build, firstBuild } from "../helpers/incremental.ts";
 

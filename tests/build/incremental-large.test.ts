@@ -6,7 +6,7 @@ import { readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { editReview, SYNTHETIC, tree } from "../helpers/data.ts";
+import { editReview, SYNTHETIC, tree } from "../../harness/data.ts";
 import { runBuild } from "../helpers/run.ts";
 import { BASE_URL, build, firstBuild } from "../helpers/incremental.ts";
 

@@ -5,8 +5,8 @@
 import { readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildHere } from "../helpers/build.ts";
-import { editReview, review, smallData, SYNTHETIC, tempDir, tree } from "../helpers/data.ts";
+import { buildHere } from "../../harness/build.ts";
+import { editReview, review, smallData, SYNTHETIC, tempDir, tree } from "../../harness/data.ts";
 import { runBuild } from "../helpers/run.ts";
 
 import { BASE_URL, build, firstBuild } from "../helpers/incremental.ts";

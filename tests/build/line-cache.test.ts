@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashFile } from "../../build/cache/lines.ts";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("base64");
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadData } from "../../build/load/load.ts";
 import { batchesOf } from "../../build/load/review-lines.ts";
 import { DataError, formatProblem } from "../../build/load/problems.ts";
-import { review, smallData, tempDir } from "../helpers/data.ts";
+import { review, smallData, tempDir } from "../../harness/data.ts";
 
 async function problemsFor(reviews: unknown[], extra?: Record<string, string>): Promise<string[]> {
   const dir = await smallData(reviews, extra);

@@ -11,7 +11,7 @@ import { ManifestWriter } from "../../build/outputs/manifest.ts";
 import { BuildCache } from "../../build/cache/cache.ts";
 import { sharedCopy } from "../../build/threads/threads.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 
 const input = { baseUrl: "https://reviews.example", updated: "2026-01-01T00:00:00Z", withdrawn: [], lastModified: {} };
 

@@ -4,7 +4,7 @@ import { BuildCache } from "../../build/cache/cache.ts";
 import { loadData } from "../../build/load/load.ts";
 import { planMonths, reviewsOf, type Month } from "../../build/outputs/months.ts";
 import { keptPages, pagesToChange, planPages } from "../../build/render/page-plan.ts";
-import { review, smallData, tempDir } from "../helpers/data.ts";
+import { review, smallData, tempDir } from "../../harness/data.ts";
 
 const BASE_URL = "https://reviews.plan.example";
 

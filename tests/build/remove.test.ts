@@ -4,7 +4,7 @@ import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { removeTree } from "../../build/outputs/remove.ts";
-import { removeDir, tempDir } from "../helpers/data.ts";
+import { removeDir, tempDir } from "../../harness/data.ts";
 
 describe("removing a folder", () => {
   it("removes every file and folder in it, more than one batch of them, and follows no link out of it", async () => {

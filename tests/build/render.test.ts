@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSite } from "../../build/render/render.ts";
 import type { SiteData } from "../../core/site-data.ts";
-import { buildHere } from "../helpers/build.ts";
-import { smallData, tempDir } from "../helpers/data.ts";
+import { buildHere } from "../../harness/build.ts";
+import { smallData, tempDir } from "../../harness/data.ts";
 
 describe("the site rendered on its own thread", () => {
   it("fails with the failing template's error, and renders again after it", async () => {

@@ -5,7 +5,7 @@ import { BuildCache } from "../../build/cache/cache.ts";
 import { loadData } from "../../build/load/load.ts";
 import { figureMonths, planMonths } from "../../build/outputs/months.ts";
 import { sharedCopy } from "../../build/threads/threads.ts";
-import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { REPO_DATA, tempDir } from "../../harness/data.ts";
 
 describe("the months' JSON", () => {
   it("is shared memory, made and read back from the cache alike", async () => {

@@ -2,7 +2,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadData } from "../../build/load/load.ts";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 import { runScript } from "../helpers/run.ts";
 
 async function synth(reviews: number, seed: string): Promise<string> {

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { inWorker, inWorkers, keptWorker } from "../../build/threads/threads.ts";
 import { hashRuns, hashRunsAside } from "../../build/threads/hashing.ts";
 import { collect } from "../../core/collect.ts";
-import { tempDir } from "../helpers/data.ts";
-import { until } from "../helpers/until.ts";
+import { tempDir } from "../../harness/data.ts";
+import { until } from "../../harness/until.ts";
 
 const FIXTURE = new URL("./fixtures/work.ts", import.meta.url);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BuildCache } from "../../build/cache/cache.ts";
 import { loadData } from "../../build/load/load.ts";
 import { DataError } from "../../build/load/problems.ts";
-import { editReview, review, smallData, tempDir } from "../helpers/data.ts";
+import { editReview, review, smallData, tempDir } from "../../harness/data.ts";
 
 const reviews = () => [
   review(),

@@ -8,7 +8,7 @@ import { loadData } from "../../build/load/load.ts";
 import { planMonths, reviewsOf } from "../../build/outputs/months.ts";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
 import { DistFormatError, readReviewsJson, reviewsChunk, reviewsInChunk, reviewsJson } from "../../core/dist/reviews-json.ts";
-import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { REPO_DATA, tempDir } from "../../harness/data.ts";
 
 const BASE_URL = "https://reviews.example";
 

@@ -40,12 +40,16 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe("imports", () => {
-  const files = ["core", "views", "insights", "build", "site", "sidecar", "eval", "scripts", "bench"].flatMap((d) => sources(join(ROOT, d)));
-  const graph = new Map(files.map((file) => {
-    const text = readFileSync(file, "utf8");
-    const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
-    return [file, targets.filter((t) => t.endsWith(".ts"))];
-  }));
+  const files = ["core", "views", "insights", "build", "site", "sidecar", "eval", "scripts", "bench", "harness"].flatMap((d) =>
+    sources(join(ROOT, d)),
+  );
+  const graph = new Map(
+    files.map((file) => {
+      const text = readFileSync(file, "utf8");
+      const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
+      return [file, targets.filter((t) => t.endsWith(".ts"))];
+    }),
+  );
 
   it("are read from every source file", () => {
     expect(files.length).toBeGreaterThan(60);
@@ -72,7 +76,25 @@ describe("imports", () => {
   ] as const)("keep %s from importing %j", (layer, forbidden) => {
     const crossing = [...graph]
       .filter(([file]) => relative(ROOT, file).startsWith(`${layer}/`))
-      .flatMap(([file, targets]) => targets.filter((t) => forbidden.some((f) => relative(ROOT, t).startsWith(`${f}/`))).map((t) => `${relative(ROOT, file)} -> ${relative(ROOT, t)}`));
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((t) => forbidden.some((f) => relative(ROOT, t).startsWith(`${f}/`)))
+          .map((t) => `${relative(ROOT, file)} -> ${relative(ROOT, t)}`),
+      );
+    expect(crossing).toEqual([]);
+  });
+
+  // What tests and benchmarks both run is in harness/: nothing outside tests/ imports a test's code,
+  // and the product imports neither.
+  it.each(
+    [
+      ["core", "views", "insights", "build", "site", "sidecar", "scripts", "eval", "bench", "harness"].map((l) => [l, ["tests"]]),
+      ["core", "views", "insights", "build", "site", "sidecar", "scripts"].map((l) => [l, ["harness", "bench"]]),
+    ].flat() as [string, string[]][],
+  )("keep %s from importing %j", (layer, forbidden) => {
+    const crossing = [...graph]
+      .filter(([file]) => relative(ROOT, file).startsWith(`${layer}/`))
+      .flatMap(([file, targets]) => targets.filter((t) => forbidden.some((f) => relative(ROOT, t).startsWith(`${f}/`))));
     expect(crossing).toEqual([]);
   });
 
@@ -83,12 +105,22 @@ describe("imports", () => {
   });
 
   it("keep every file in build/ and insights/ under 300 lines: one concern a file", () => {
-    const long = files.filter((f) => /^(build|insights)\//.test(relative(ROOT, f))).map((f) => [relative(ROOT, f), readFileSync(f, "utf8").split("\n").length] as const);
+    const long = files
+      .filter((f) => /^(build|insights)\//.test(relative(ROOT, f)))
+      .map((f) => [relative(ROOT, f), readFileSync(f, "utf8").split("\n").length] as const);
     expect(long.length).toBeGreaterThan(10);
     expect(long.filter(([, lines]) => lines > 300)).toEqual([]);
   });
 
   it("finds a cycle when there is one (the check itself)", () => {
-    expect(cycles(new Map([["/a.ts", ["/b.ts"]], ["/b.ts", ["/c.ts"]], ["/c.ts", ["/a.ts"]]]))).toHaveLength(1);
+    expect(
+      cycles(
+        new Map([
+          ["/a.ts", ["/b.ts"]],
+          ["/b.ts", ["/c.ts"]],
+          ["/c.ts", ["/a.ts"]],
+        ]),
+      ),
+    ).toHaveLength(1);
   });
 });

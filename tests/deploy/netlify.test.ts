@@ -6,7 +6,7 @@ import { parseAllHeaders } from "@netlify/headers-parser";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../core/api/openapi.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 import { THEMES, themedPath, WIDGET_PATHS } from "../../core/widgets.ts";
 
 const CONFIG = new URL("../../netlify.toml", import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { REPO_DATA, tempDir } from "../../harness/data.ts";
 import { connectClient } from "../helpers/mcp.ts";
 import { runBuild, runScript } from "../helpers/run.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";

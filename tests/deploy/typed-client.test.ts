@@ -9,8 +9,8 @@ import createClient from "openapi-fetch";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { tempDir } from "../../harness/data.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let types: string;

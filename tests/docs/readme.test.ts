@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 interface Example {
   line: number;

@@ -2,10 +2,10 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
-import { startHub, TOPIC } from "../helpers/hub.ts";
+import { startHub, TOPIC } from "../../harness/hub.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
-import { until } from "../helpers/until.ts";
+import { until } from "../../harness/until.ts";
 
 const postgres = await usePostgres("faults");
 const subscriber = await useSubscriber();

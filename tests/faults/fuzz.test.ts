@@ -1,7 +1,7 @@
 /** Random requests to every route with a body or headers that matter: never a 500, never a crash. */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../helpers/hub.ts";
+import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../../harness/hub.ts";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
 
 let h: HubHarness;

@@ -3,13 +3,14 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
-import { tempDir } from "../helpers/data.ts";
-import { startHub, subscriptionsIn, TOPIC } from "../helpers/hub.ts";
+import { tempDir } from "../../harness/data.ts";
+import { startHub, subscriptionsIn, TOPIC } from "../../harness/hub.ts";
 import { runScript } from "../helpers/run.ts";
 import { startProcess } from "../helpers/serve.ts";
-import { builtDist } from "../helpers/sidecar.ts";
-import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
-import { until } from "../helpers/until.ts";
+import { builtDist } from "../../harness/sidecar.ts";
+import { testCerts } from "../../harness/subscriber.ts";
+import { useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../../harness/until.ts";
 
 const subscriber = await useSubscriber();
 

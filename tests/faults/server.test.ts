@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitServer, SERVER_LIMITS } from "../../sidecar/http/server.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let port: number;

@@ -1,7 +1,7 @@
 /** Builds with and without the previous build's cache, on synthetic data, for the incremental tests. */
 import { join } from "node:path";
 import { expect } from "vitest";
-import { SYNTHETIC, tempDir } from "./data.ts";
+import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { runBuild, runScript } from "./run.ts";
 
 export const BASE_URL = "https://reviews.incremental.example";

@@ -2,7 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll } from "vitest";
-import { builtDist, startSidecar, type Sidecar } from "./sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 export async function connectClient(baseUrl: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "reviewcast-tests", version: "1.0.0" });

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { nodeScript } from "./scripts.ts";
+import { nodeScript } from "../../harness/scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;

@@ -4,8 +4,8 @@ import { readFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { createServer } from "node:net";
 import { userEnv } from "./run.ts";
-import { until } from "./until.ts";
-import { nodeScript } from "./scripts.ts";
+import { until } from "../../harness/until.ts";
+import { nodeScript } from "../../harness/scripts.ts";
 
 export async function freePort(): Promise<number> {
   const server = createServer();

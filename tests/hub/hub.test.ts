@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../helpers/hub.ts";
+import { startHub, TEST_LIMITS, TOPIC, type HubHarness } from "../../harness/hub.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
-import { until } from "../helpers/until.ts";
+import { until } from "../../harness/until.ts";
 
 const subscriber = await useSubscriber();
 let h: HubHarness;

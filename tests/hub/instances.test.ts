@@ -7,12 +7,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HUB_OPTIONS } from "../../sidecar/hub/hub.ts";
 import { openPostgres } from "../../sidecar/store/postgres.ts";
-import { tempDir } from "../helpers/data.ts";
-import { startHub, subscriptionsIn, TOPIC } from "../helpers/hub.ts";
+import { tempDir } from "../../harness/data.ts";
+import { startHub, subscriptionsIn, TOPIC } from "../../harness/hub.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 import { startProcess } from "../helpers/serve.ts";
-import { testCerts, useSubscriber } from "../helpers/subscriber.ts";
-import { until } from "../helpers/until.ts";
+import { testCerts } from "../../harness/subscriber.ts";
+import { useSubscriber } from "../helpers/subscriber.ts";
+import { until } from "../../harness/until.ts";
 
 const postgres = await usePostgres("instances");
 const subscriber = await useSubscriber();

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 import { runScript, userEnv } from "../helpers/run.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 
 describe("npm run hub:ping", () => {
   it("pings a running sidecar for the three topics and exits 0", async () => {

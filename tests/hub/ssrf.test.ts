@@ -1,7 +1,7 @@
 import { createSocket } from "node:dgram";
 import { describe, expect, it } from "vitest";
 import { CallbackRefused, isPublicAddress, resolveCallback } from "../../sidecar/hub/ssrf.ts";
-import { startHub } from "../helpers/hub.ts";
+import { startHub } from "../../harness/hub.ts";
 
 describe("SSRF guard for callbacks", () => {
   it.each([

@@ -13,7 +13,7 @@ import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { asExamples, starsAgree, verdict } from "../../insights/faq.ts";
 import { starsApart } from "../../insights/summary.ts";
 import { credits } from "../../insights/attribution.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 import { Insights as InsightsSchema } from "../../core/schema/insights.ts";
 import { checkedJson } from "../../views/checked.ts";
 

@@ -10,8 +10,8 @@ import type { PublicReview } from "../../core/schema/public.ts";
 import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { credits } from "../../insights/attribution.ts";
 import { MIN_REVIEWS } from "../../insights/owner.ts";
-import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
-import { review, smallData, tree } from "../helpers/data.ts";
+import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
+import { review, smallData, tree } from "../../harness/data.ts";
 
 const text = (page: string) => page.replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/\s+/g, " ");
 const ownerOf = async (dist: string) => text(await readFile(join(dirname(dist), "owner.html"), "utf8"));
@@ -102,8 +102,8 @@ describe("a flag's evidence", () => {
   const dana = (n: number) => Array.from({ length: n }, (_, i) => review({ id: `r-d${i}`, date: `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`, rating: 5, text: "Dana was on time and the ants are gone.", technicians: ["dana-whitfield"] }));
   const marco = (ratings: number[]) => ratings.map((rating, i) => review({ id: `r-m${i}`, date: `2025-0${1 + (i % 9)}-1${i % 9}`, rating, text: rating < 4 ? "Marco was two hours late and the ants came back a week later." : "Marco was on time and the ants are gone.", technicians: ["marco-ruiz"] }));
   const flagged = async (ratings: number[]) => {
-    const dist = join(await import("../helpers/data.ts").then((d) => d.tempDir()), "dist");
-    const { buildHere } = await import("../helpers/build.ts");
+    const dist = join(await import("../../harness/data.ts").then((d) => d.tempDir()), "dist");
+    const { buildHere } = await import("../../harness/build.ts");
     await buildHere(await smallData([...dana(10), ...marco(ratings)]), dist);
     return (await ownerOf(dist)).match(/Marco Ruiz's \d+ reviews average [^]*?(?=Recurring complaints)/)?.[0];
   };

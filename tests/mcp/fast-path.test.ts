@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
-import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, testMcp, type Sidecar } from "../../harness/sidecar.ts";
 
 let fast: Sidecar;
 let sdk: Sidecar;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEARCH_FILTERS } from "../../core/api/filters.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { RevocationCheck, SessionSigner } from "../../sidecar/mcp/session.ts";
-import { MemoryRevocations } from "../helpers/revocations.ts";
+import { MemoryRevocations } from "../../harness/revocations.ts";
 import { connectClient, INITIALIZE, rpc } from "../helpers/mcp.ts";
-import { builtDist, startSidecar, testMcp, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, testMcp, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let client: Awaited<ReturnType<typeof connectClient>>["client"];
@@ -348,7 +348,7 @@ describe("MCP sessions and protocol errors", () => {
 describe("MCP across instances", () => {
   it("refuses on every instance a session ended on one, through the shared database", async () => {
     const { openSqlite } = await import("../../sidecar/store/sqlite.ts");
-    const { tempDir } = await import("../helpers/data.ts");
+    const { tempDir } = await import("../../harness/data.ts");
     const file = `${await tempDir()}/hub.db`;
     const [storeA, storeB] = [await openSqlite(file), await openSqlite(file)];
     const dist = await builtDist();

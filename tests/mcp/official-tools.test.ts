@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userEnv } from "../helpers/run.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const bin = (name: string) => `${ROOT}node_modules/.bin/${name}`;

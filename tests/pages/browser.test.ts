@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { REPO_DATA, tempDir } from "../../harness/data.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 import { widgetSnippets } from "../../views/widgets.ts";
 import type { Theme } from "../../core/widgets.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { BASE_URL, builtDist } from "../helpers/sidecar.ts";
+import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
 
 let dist: string;
 let dataset: { business: { name: string }; aggregate_rating: { rating_value: number; review_count: number }; reviews: PublicReview[] };

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { draw, drawnBefore, drawRecall, HELD_OUT_RECALL, isStratified, MEASURED, readJsonl, ROUNDS, scoreAudit, scoreRecall, type Judged, type RecallJudged } from "../../eval/audit.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 
 /** The last round's figures (docs/audit.md), as floors. */
 const FLOORS = { aspect: 0.96, polarity: 0.95, both: 0.91, lowBoth: 0.88, recall: 0.75, freshRecall: 0.74 };

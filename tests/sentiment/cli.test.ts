@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 import { runCommand, type Run } from "../helpers/run.ts";
 
 const sentiment = (file: string) => runCommand("npm", ["run", "--silent", "sentiment", "--", file]);

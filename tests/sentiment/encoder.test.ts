@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { Encoder, ENCODER_FILES } from "../../insights/sentiment/encoder/encoder.ts";
 import { insightsScore } from "../../eval/score.ts";
 import { labelledSets } from "../../eval/sets.ts";
-import { REPO_DATA, tempDir } from "../helpers/data.ts";
+import { REPO_DATA, tempDir } from "../../harness/data.ts";
 import { runBuild } from "../helpers/run.ts";
 
 async function copies() {

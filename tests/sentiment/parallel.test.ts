@@ -10,7 +10,7 @@ import { concat, encode, judgeChunks, type Said } from "../../build/threads/ment
 import { reviewsChunk } from "../../core/dist/reviews-json.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { sharedCopy, WORTH_A_THREAD } from "../../build/threads/threads.ts";
-import { REPO_DATA } from "../helpers/data.ts";
+import { REPO_DATA } from "../../harness/data.ts";
 
 async function saids(): Promise<Said[]> {
   const folder = join(REPO_DATA, "reviews");

@@ -2,9 +2,9 @@ import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BundleError, loadBundle } from "../../sidecar/bundle.ts";
-import { editReview, review, smallData, tempDir } from "../helpers/data.ts";
-import { buildHere } from "../helpers/build.ts";
-import { startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { editReview, review, smallData, tempDir } from "../../harness/data.ts";
+import { buildHere } from "../../harness/build.ts";
+import { startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar | undefined;
 afterEach(async () => {

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { review, smallData } from "../helpers/data.ts";
+import { review, smallData } from "../../harness/data.ts";
 import { connectClient } from "../helpers/mcp.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 const REVIEWS = [
   review({ id: "r-new", date: "2025-06-10" }),

@@ -1,13 +1,13 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { review, smallData, tempDir } from "../helpers/data.ts";
+import { review, smallData, tempDir } from "../../harness/data.ts";
 import { runScript } from "../helpers/run.ts";
-import { buildHere } from "../helpers/build.ts";
-import { until } from "../helpers/until.ts";
+import { buildHere } from "../../harness/build.ts";
+import { until } from "../../harness/until.ts";
 import { freePort, startProcess } from "../helpers/serve.ts";
-import { nodeScript } from "../helpers/scripts.ts";
-import { builtDist } from "../helpers/sidecar.ts";
+import { nodeScript } from "../../harness/scripts.ts";
+import { builtDist } from "../../harness/sidecar.ts";
 
 /** The command `npm run serve` runs (package.json's script), with this node. */
 const SERVE = nodeScript("serve");

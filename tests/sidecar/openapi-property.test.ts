@@ -10,7 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 type Schema = { type?: string | string[]; enum?: unknown[]; examples?: string[]; minimum?: number; maximum?: number; maxLength?: number; minLength?: number; format?: string; pattern?: string; default?: unknown };
 type Parameter = { name: string; in: "query" | "path" | "header"; required?: boolean; schema: Schema };

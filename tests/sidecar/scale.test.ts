@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SYNTHETIC, tempDir } from "../helpers/data.ts";
+import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { runScript } from "../helpers/run.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stemmer } from "stemmer";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let all: PublicReview[];

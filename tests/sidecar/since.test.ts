@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../core/dist/manifest.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let all: PublicReview[];

@@ -9,9 +9,9 @@ import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BundleRef, loadBundle, type BundleOptions } from "../../sidecar/bundle.ts";
 import { Spill } from "../../sidecar/spill.ts";
-import { tempDir } from "../helpers/data.ts";
-import { builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
-import { until } from "../helpers/until.ts";
+import { tempDir } from "../../harness/data.ts";
+import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
+import { until } from "../../harness/until.ts";
 
 const open: Sidecar[] = [];
 afterEach(async () => {

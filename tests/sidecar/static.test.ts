@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEARCH_FILTERS } from "../../core/api/filters.ts";
 import type { Manifest } from "../../core/dist/manifest.ts";
-import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../helpers/sidecar.ts";
+import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let manifest: Manifest;

@@ -6,7 +6,7 @@ import Database from "libsql";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { isDatabaseError } from "../../sidecar/store/errors.ts";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 import { freePort } from "../helpers/serve.ts";
 

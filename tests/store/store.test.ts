@@ -7,7 +7,7 @@ import { openPostgres } from "../../sidecar/store/postgres.ts";
 import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import type { StateStore, Intent } from "../../sidecar/store/store.ts";
 import { admitIntent } from "../../sidecar/hub/admission.ts";
-import { tempDir } from "../helpers/data.ts";
+import { tempDir } from "../../harness/data.ts";
 import { usePostgres } from "../helpers/postgres.ts";
 
 const postgres = await usePostgres("store");
