@@ -70,8 +70,11 @@ function namePattern(technicians: readonly Named[]): { pattern: RegExp | undefin
  * name that is no technician's: the office's staff, a landlord). Its mentions are no technician's.
  */
 const NOBODY = /\b(?:nobody|no one|noone)\b/i;
-const SOMEONE =
-  /(?:^|[^\w'-])([A-Z][a-z]+)(?= (?:was|is|were|called|answered|said|told|from|at the office|in the office|got back|returned|picked up|scheduled|booked|kept)\b)/g;
+const SOMEONE = new RegExp(
+  String.raw`(?:^|[^\w'-])([A-Z][a-z]+)(?= (?:was|is|were|called|answered|said|told|from|at the office|` +
+    String.raw`in the office|got back|returned|picked up|scheduled|booked|kept)\b)`,
+  "g",
+);
 const NOT_NAMES = new Set([
   "I",
   "It",

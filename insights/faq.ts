@@ -97,8 +97,11 @@ export function clearest<T extends { margin: number; order: number }>(items: rea
 export const ENOUGH = 5;
 
 /** Worried, asked, wondered: the reviews that raise an aspect as a question or a concern. */
-const CONCERN =
-  /\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|wondered|hesitant|skeptical|sceptical|anxious|asked)\b/i;
+const CONCERN = new RegExp(
+  String.raw`\b(?:worried|worry|worries|concerned|concern|concerns|nervous|afraid|scared|wondering|` +
+    String.raw`wondered|hesitant|skeptical|sceptical|anxious|asked)\b`,
+  "i",
+);
 
 /** A review with its aspect mentions. */
 export interface Analysed {

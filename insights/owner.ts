@@ -181,15 +181,14 @@ const searchPage = (url: string) => url.replace("/api/reviews/search?", "/search
 export function ownerReportHtml(name: string, report: Report, baseUrl: string): string {
   const said = (q: Quote) =>
     `<q>${html(q.quote.trim())}</q> <small>(<a href="${html(reviewUrl(baseUrl, q.review_id))}">${html(q.review_id)}</a>)</small>`;
+  const flag = (f: Report["flags"][number]) => {
+    const read = f.reviews_url ? ` <a href="${html(searchPage(f.reviews_url))}">Read the ${f.reviews} reviews</a>` : "";
+    const why = f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)}`).join("; ")}</p>` : "";
+    const since = f.history ? `<p>Since: ${html(f.history)}.</p>` : "";
+    return `<li><p>${html(f.text)}${read}</p>\n${why}${since}</li>`;
+  };
   const flags = report.flags.length
-    ? report.flags
-        .map(
-          (
-            f,
-          ) => `<li><p>${html(f.text)}${f.reviews_url ? ` <a href="${html(searchPage(f.reviews_url))}">Read the ${f.reviews} reviews</a>` : ""}</p>
-${f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)}`).join("; ")}</p>` : ""}${f.history ? `<p>Since: ${html(f.history)}.</p>` : ""}</li>`,
-        )
-        .join("\n")
+    ? report.flags.map(flag).join("\n")
     : `<li>Nothing: no technician or service is rated well below the rest on enough reviews.</li>`;
   const complaints = report.complaints
     .map(
@@ -209,10 +208,12 @@ ${f.why.length ? `<p>Why: ${f.why.map((w) => `${html(w.aspect)}: ${said(w.quote)
     .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Owner report: ${html(name)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left}q{font-style:italic}</style></head>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left}q{font-style:italic}</style></head>
 <body>
 <h1>Owner report: ${html(name)}</h1>
-<p>From the reviews as of ${html(longDate(report.updated))}. Not published: for the owner only. A flag needs at least ${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
+<p>From the reviews as of ${html(longDate(report.updated))}. Not published: for the owner only. A flag needs at least
+${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
 <h2>Needs attention</h2>
 <ul>
 ${flags}
@@ -222,7 +223,9 @@ ${flags}
 ${complaints || "<li>None: no aspect has " + RECURRING + " unhappy customers.</li>"}
 </ul>
 <h2>Technicians</h2>
-<table><thead><tr><th>Technician</th><th>Reviews</th><th>Average</th><th>By year</th><th>Praised most for</th><th>Complaints most about</th></tr></thead>
+<table><thead><tr>
+<th>Technician</th><th>Reviews</th><th>Average</th><th>By year</th><th>Praised most for</th>
+<th>Complaints most about</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

@@ -23,9 +23,8 @@ try {
     process.exit(1);
   }
   const body = JSON.parse(text) as { changed: string[]; notifications: number };
-  console.log(
-    `hub:ping: ${body.changed.length ? `changed: ${body.changed.join(", ")}` : "no topic changed"}; ${body.notifications} notifications queued`,
-  );
+  const changed = body.changed.length ? `changed: ${body.changed.join(", ")}` : "no topic changed";
+  console.log(`hub:ping: ${changed}; ${body.notifications} notifications queued`);
 } catch (error) {
   console.error(`hub:ping: could not reach ${target}: ${(error as Error).message}`);
   process.exit(1);

@@ -12,22 +12,55 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
 <p>${html(business.name)} publishes the reviews its own customers wrote about visits it made. Each review records the
 visit: the technician or technicians who came, the services done and the town, so every review is tied to real work.</p>
 <ul>
-<li><strong>Nothing is filtered by rating.</strong> Every review the business received is published, one- and two-star reviews included, with the business's public reply where it made one.</li>
+<li><strong>Nothing is filtered by rating.</strong> Every review the business received is published, one- and two-star
+reviews included, with the business's public reply where it made one.</li>
 <li><strong>Edits are shown.</strong> When a customer edits a review, it says so and when.</li>
-<li><strong>Withdrawals are public.</strong> A review is only taken down when its author asks, when it is a duplicate, or when it is not about this business. It then disappears from the site, the feeds and the API, and the API lists its id among the removed ones (<code>/api/reviews/since/{date}</code>), so copies elsewhere can stay exact. ${dataset.withdrawn.length} reviews have been withdrawn so far.</li>
-<li><strong>The same data everywhere.</strong> These pages, the feeds, the JSON files, the API and the MCP endpoint for AI assistants are all built from one set of files, and each file carries a content hash (ETag) that changes with any change.</li>
+<li><strong>Withdrawals are public.</strong> A review is only taken down when its author asks, when it is a duplicate,
+or when it is not about this business. It then disappears from the site, the feeds and the API, and the API lists its id
+among the removed ones (<code>/api/reviews/since/{date}</code>), so copies elsewhere can stay exact.
+${dataset.withdrawn.length} reviews have been withdrawn so far.</li>
+<li><strong>The same data everywhere.</strong> These pages, the feeds, the JSON files, the API and the MCP endpoint for
+AI assistants are all built from one set of files, and each file carries a content hash (ETag) that changes with any
+change.</li>
 </ul>
 </section>
 
 <section aria-labelledby="insights"><h2 id="insights">How the insights are computed</h2>
-<p>The <a href="${baseUrl}/insights/">insights</a> are computed from the text of the reviews each time the site is built, by a program that runs without any downloaded model or outside service. Nothing in them is written by hand.</p>
+<p>The <a href="${baseUrl}/insights/">insights</a> are computed from the text of the reviews each time the site is
+built, by a program that runs inside the build with the models it carries, without any outside service. Nothing in them
+is written by hand.</p>
 <ol>
-<li><strong>Aspects.</strong> Thirteen aspects of pest-control work, as an owner would name them (punctuality and the notice of it, courtesy, effectiveness, thoroughness, explaining the treatment, price and value, safety for pets and children, scheduling, the office's responsiveness, sales pressure, booking and billing, follow-up and the guarantee, cleanliness), are found by the words that name them: "on time", "late", "price", "$150", "voicemail", "pushy", "came back out"…</li>
-<li><strong>Polarity of each mention.</strong> A model trained on about 20,000 labelled review sentences (restaurant reviews from the public MAMS set, and pest-control and home-service reviews written for it, many of them complaints) reads each mention: the opinion words and phrases around it ("not a single ant since", "the ants came back", "worth every penny"), negation ("never late"), contrast ("great tech, but the price was steep" praises the technician and criticises the price; "pricey, but worth it" praises the value), clock times against the arrival window, which of several things in a sentence an opinion belongs to, the words of the clause, and the review's stars as one piece of evidence among others. It runs inside the build, with no outside service.</li>
-<li><strong>Figures with their evidence.</strong> Each aspect gets its positive, negative and neutral mentions, a score and a trend by quarter; each technician, service and town its own profile. A technician's profile counts only what is about their own visit, never the office's part (prices, booking, billing, calls, the guarantee). Every mention cites its review and the exact clause quoted, so every figure can be checked.</li>
-<li><strong>Topics, questions, summary.</strong> Topics are phrases many reviews share; the questions are the ones the aspects answer, with how many reviewers raised them as a worry; the summary is written from the figures only.</li>
+<li><strong>Aspects.</strong> Thirteen aspects of pest-control work, as an owner would name them (punctuality and the
+notice of it, courtesy, effectiveness, thoroughness, explaining the treatment, price and value, safety for pets and
+children, scheduling, the office's responsiveness, sales pressure, booking and billing, follow-up and the guarantee,
+cleanliness), are found by the words that name them: "on time", "late", "price", "$150", "voicemail", "pushy", "came
+back out"…</li>
+<li><strong>Polarity of each mention.</strong> Two models trained on about 20,000 labelled review sentences
+(restaurant reviews from the public MAMS set, and pest-control and home-service reviews written for them, many of them
+complaints) read each mention. The first weighs the opinion words and phrases around it ("not a single ant since", "the
+ants came back", "worth every penny"), negation ("never late"), contrast ("great tech, but the price was steep" praises
+the technician and criticises the price; "pricey, but worth it" praises the value), clock times against the arrival
+window, which of several things in a sentence an opinion belongs to, and the review's stars as one piece of evidence
+among others. Where it is not sure, a small pretrained language model (all-MiniLM-L6-v2, fine-tuned on the same
+sentences) reads the sentence too, and the two verdicts are weighed together.</li>
+<li><strong>Figures with their evidence.</strong> Each aspect gets its positive, negative and neutral mentions, a score
+and a trend by quarter; each technician, service and town its own profile. A technician's profile counts only what is
+about their own visit, never the office's part (prices, booking, billing, calls, the guarantee). Every mention cites its
+review and the exact clause quoted, so every figure can be checked.</li>
+<li><strong>Topics, questions, summary.</strong> Topics are phrases many reviews share; the questions are the ones the
+aspects answer, with how many reviewers raised them as a worry; the summary is written from the figures only.</li>
 </ol>
-<p><strong>How accurate is it?</strong> We checked it blind: 100 mentions drawn at random from these reviews, half of them from reviews of one to three stars, were read by a judge who did not see the program's answer. It filed 96 under the right aspect and read the customer's verdict right 95 times: 91 right on both, 44 of the 50 from reviews of one to three stars and 47 of the 50 from four and five stars (drawn 2026-11-26, scored again 2026-11-27 after the last change). It agreed with the judge on 96% of the praise, 95% of the complaints and 3 of 4 neutral remarks. The quotes shown on the insights page and in the technicians' profiles were read the same way, and those found wrong were fixed or left out (docs/audit.md). It misses some opinions: of those another judge read in 25 random reviews nobody had checked before, it holds 75% under the right aspect. On labelled sentences it never learned from, it agrees with the label about 3 times in 4 (76% on restaurant reviews with several opinions per sentence, 79% on pest-control sentences, 82% on pest-control reviews full of complaints). Read single quotes with that in mind; the counts over many reviews are steadier than any one judgement. <a href="${baseUrl}/insights/">The questions and summary</a> count customers, not words, and weigh the complaints by how many customers make them.</p>
+<p><strong>How accurate is it?</strong> We checked it blind: 100 mentions drawn at random from these reviews, half of
+them from reviews of one to three stars, were read by a judge who did not see the program's answer. It filed 96 under
+the right aspect and read the customer's verdict right 95 times: 91 right on both, 45 of the 50 from reviews of one to
+three stars and 46 of the 50 from four and five stars. The quotes shown on the insights page and in the technicians'
+profiles were read the same way, and those found wrong were fixed or left out (docs/audit.md). It misses some opinions:
+of those another judge read in 25 random reviews nobody had checked before, it holds 75% under the right aspect. On
+labelled sentences it never learned from, it agrees with the label about 4 times in 5 (81% on restaurant reviews with
+several opinions per sentence, 75% on pest-control reviews written by other people, 85% on reviews full of complaints).
+Read single quotes with that in mind; the counts over many reviews are steadier than any one judgement. <a
+href="${baseUrl}/insights/">The questions and summary</a> count customers, not words, and weigh the complaints by how
+many customers make them.</p>
 <p>The figures on this site come from ${count(insights.generated_from.review_count)} published reviews.</p>
 </section>
 

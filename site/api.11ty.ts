@@ -65,8 +65,16 @@ const EXAMPLES: Record<string, string> = {
     "curl -d hub.mode=subscribe -d hub.topic=BASE/feed.xml -d hub.callback=https://example.org/callback BASE/api/websub/hub",
   "POST /mcp":
     `curl -X POST BASE/mcp -H 'content-type: application/json' -H 'accept: application/json, ` +
-    `text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
+    `text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",` +
+    `"capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
 };
+
+/** A parameter as a row of the operation's table: name (and whether it is required), place, type, description. */
+function parameterRow(p: Parameter): string {
+  const name = `<code>${html(p.name)}</code>${p.required ? " (required)" : ""}`;
+  const description = html(p.description ?? p.schema?.description ?? "");
+  return `<tr><th scope="row">${name}</th><td>${p.in}</td><td>${html(type(p))}</td><td>${description}</td></tr>`;
+}
 
 function type(p: Parameter): string {
   const s = p.schema ?? {};
@@ -96,8 +104,9 @@ export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "");
       const params = op.parameters?.length
-        ? `<table tabindex="0"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
-${op.parameters.map((p) => `<tr><th scope="row"><code>${html(p.name)}</code>${p.required ? " (required)" : ""}</th><td>${p.in}</td><td>${html(type(p))}</td><td>${html(p.description ?? p.schema?.description ?? "")}</td></tr>`).join("\n")}
+        ? `<table tabindex="0"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th>
+<th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
+${op.parameters.map(parameterRow).join("\n")}
 </tbody></table>`
         : "";
       const responses = Object.entries(op.responses ?? {})
@@ -121,9 +130,12 @@ ${params}
 <section aria-labelledby="data">
 <h2 id="data">The data, for machines</h2>
 <ul>
-<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with WebSub push from <code>${html(feed.hubUrl)}</code>.</li>
-<li>Every review: <a href="${baseUrl}/reviews.json">reviews.json</a>; the insights: <a href="${baseUrl}/insights.json">insights.json</a>.</li>
-<li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a href="${baseUrl}/llms.txt">llms.txt</a>.</li>
+<li>Feeds: <a href="${html(feed.atomFeedUrl)}">Atom</a> and <a href="${html(feed.jsonFeedUrl)}">JSON Feed</a>, with
+WebSub push from <code>${html(feed.hubUrl)}</code>.</li>
+<li>Every review: <a href="${baseUrl}/reviews.json">reviews.json</a>; the insights: <a
+href="${baseUrl}/insights.json">insights.json</a>.</li>
+<li>For AI assistants: the Model Context Protocol endpoint <code>${html(baseUrl)}/mcp</code> (streamable HTTP), and <a
+href="${baseUrl}/llms.txt">llms.txt</a>.</li>
 </ul>
 </section>
 ${ownSite(baseUrl, dataset.business.name)}
@@ -146,7 +158,12 @@ function ownSite(baseUrl: string, name: string): string {
   const { badge, embed } = widgetSnippets(baseUrl, html(name));
   return `<section aria-labelledby="own-site">
 <h2 id="own-site">On your own website</h2>
-<p>A badge with the rating and the number of reviews (<a href="${baseUrl}/badge.svg">badge.svg</a>), and a widget with the ${EMBED_REVIEWS} newest reviews (<a href="${baseUrl}/embed/">/embed/</a>: no cookies, as wide as its frame, each review linking to its page). Both follow every new review. <code>theme=light</code> (the default) suits a light page, <code>theme=dark</code> a dark one, <code>theme=auto</code> follows the visitor's system. The widget's frame takes the widget's height from the line of script after it; without it, the frame stays 640 px tall and scrolls. Copy and paste:</p>
+<p>A badge with the rating and the number of reviews (<a href="${baseUrl}/badge.svg">badge.svg</a>), and a widget with
+the ${EMBED_REVIEWS} newest reviews (<a href="${baseUrl}/embed/">/embed/</a>: no cookies, as wide as its frame, each
+review linking to its page). Both follow every new review. <code>theme=light</code> (the default) suits a light page,
+<code>theme=dark</code> a dark one, <code>theme=auto</code> follows the visitor's system. The widget's frame takes the
+widget's height from the line of script after it; without it, the frame stays 640 px tall and scrolls. Copy and
+paste:</p>
 <h3>The badge</h3>
 <pre class="snippet"><code id="snippet-badge">${html(badge)}</code></pre>
 <h3>The widget</h3>

@@ -10,18 +10,24 @@ export function render({ asset }: { asset: string }): string {
   return asset === "favicon.svg" ? ICON : CSS;
 }
 
-const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#1a7f37"/><path d="m10 16 4 4 8-8" fill="none" stroke="#fff" stroke-width="3"/></svg>
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path
+  d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#1a7f37"/><path d="m10 16 4 4 8-8" fill="none"
+  stroke="#fff" stroke-width="3"/></svg>
 `;
 
-const CSS = `:root { --fg: #1f2328; --muted: #57606a; --bg: #ffffff; --line: #d0d7de; --link: #0550ae; --soft: #f6f8fa; --accent: #1a7f37; color-scheme: light; }
+const CSS = `:root { --fg: #1f2328; --muted: #57606a; --bg: #ffffff; --line: #d0d7de; --link: #0550ae; --soft: #f6f8fa;
+  --accent: #1a7f37; color-scheme: light; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: var(--fg); background: var(--bg); }
 a { color: var(--link); }
-a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {
+  outline: 3px solid #0969da; outline-offset: 2px; }
 .skip { position: absolute; left: -999px; top: 0; background: var(--bg); padding: .5rem 1rem; }
 .skip:focus { left: 1rem; z-index: 1; }
 header.site, main, footer.site { max-width: 60rem; margin: 0 auto; padding: 0 1rem; overflow-wrap: anywhere; }
-header.site { display: flex; flex-wrap: wrap; gap: .5rem 2rem; align-items: baseline; justify-content: space-between; border-bottom: 1px solid var(--line); }
+header.site { display: flex; flex-wrap: wrap; gap: .5rem 2rem; align-items: baseline; justify-content: space-between;
+  border-bottom: 1px solid var(--line); }
 .brand { font-weight: 700; font-size: 1.15rem; margin: .8rem 0; }
 .brand a { color: var(--fg); text-decoration: none; }
 nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; margin: .8rem 0; padding: 0; }
@@ -42,23 +48,29 @@ h3 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
 .distribution li { display: grid; grid-template-columns: 4.5rem 1fr 6rem; gap: .5rem; align-items: center; }
 .distribution .bar { background: var(--soft); border: 1px solid var(--line); height: .9rem; }
 .distribution .bar span { display: block; height: 100%; background: var(--accent); }
-.filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; background: var(--soft); padding: .75rem 1rem; border: 1px solid var(--line); }
+.filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; background: var(--soft);
+  padding: .75rem 1rem; border: 1px solid var(--line); }
 .filters .words { flex: 1 1 14rem; }
 .filters .more { order: 1; flex-basis: 100%; }
 .filters .more summary { cursor: pointer; font-weight: 600; font-size: .9rem; padding: .25rem 0; }
-.filters .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .75rem 1rem; align-items: end; padding-top: .5rem; }
+.filters .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .75rem 1rem;
+  align-items: end; padding-top: .5rem; }
 .filters label { display: block; font-weight: 600; font-size: .9rem; }
-.filters input, .filters select, button { font: inherit; width: 100%; padding: .4rem .5rem; border: 1px solid #8c959f; border-radius: 4px; background: var(--bg); color: var(--fg); }
+.filters input, .filters select, button { font: inherit; width: 100%; padding: .4rem .5rem; border: 1px solid #8c959f;
+  border-radius: 4px; background: var(--bg); color: var(--fg); }
 .filters .actions { display: flex; gap: .5rem; }
 button { cursor: pointer; width: auto; background: var(--soft); }
 button[type="submit"] { background: #0969da; color: #fff; border-color: #0969da; }
 button:disabled { opacity: .5; cursor: not-allowed; }
-a.button { display: inline-block; padding: .4rem .75rem; border: 1px solid #8c959f; border-radius: 4px; background: var(--soft); color: var(--fg); text-decoration: none; }
-.book a.button { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600; font-size: 1.1rem; padding: .55rem 1rem; }
+a.button { display: inline-block; padding: .4rem .75rem; border: 1px solid #8c959f; border-radius: 4px;
+  background: var(--soft); color: var(--fg); text-decoration: none; }
+.book a.button { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600;
+  font-size: 1.1rem; padding: .55rem 1rem; }
 .paging { display: flex; gap: 1rem; margin: 1rem 0; }
 figure.chart { margin: 1rem 0 2rem; }
 figcaption { color: var(--muted); font-size: .9rem; margin-bottom: .5rem; }
-.bars .row { display: grid; grid-template-columns: minmax(7rem, 15rem) 1fr 5.5rem; gap: .2rem .75rem; align-items: center; margin: .35rem 0; }
+.bars .row { display: grid; grid-template-columns: minmax(7rem, 15rem) 1fr 5.5rem; gap: .2rem .75rem;
+  align-items: center; margin: .35rem 0; }
 .bars .bar { display: flex; height: 1.15rem; background: var(--soft); border: 1px solid var(--line); border-radius: 2px; overflow: hidden; }
 .bars .bar > span, .legend .key { display: inline-block; height: 100%; }
 .bars .positive, .legend .positive { background: #1a7f37; }

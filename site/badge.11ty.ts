@@ -35,10 +35,12 @@ ${themeCss(theme, "svg", LIGHT, DARK)}
 .bg { fill: var(--bg); stroke: var(--line); } .fg { fill: var(--fg); } .muted { fill: var(--muted); }
 .on { fill: var(--star); } .off { fill: var(--line); } .stop-on { stop-color: var(--star); } .stop-off { stop-color: var(--line); }
 </style>
-<defs><linearGradient id="part"><stop offset="${partial}" class="stop-on"/><stop offset="${partial}" class="stop-off"/></linearGradient></defs>
+<defs><linearGradient id="part"><stop offset="${partial}" class="stop-on"/>
+<stop offset="${partial}" class="stop-off"/></linearGradient></defs>
 <rect class="bg" x=".5" y=".5" width="209" height="55" rx="8"/>
 ${stars.join("\n")}
-<text class="fg" x="112" y="23" font-size="15" font-weight="700">${r.review_count ? average(r.rating_value) : "–"}<tspan class="muted" font-size="12" font-weight="400"> / 5</tspan></text>
+<text class="fg" x="112" y="23" font-size="15" font-weight="700">${r.review_count ? average(r.rating_value) : "–"}<tspan
+ class="muted" font-size="12" font-weight="400"> / 5</tspan></text>
 <text class="muted" x="12" y="45" font-size="12">${html(count(r.review_count))} verified reviews</text>
 </svg>
 `;

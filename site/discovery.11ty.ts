@@ -25,15 +25,18 @@ function llms({ baseUrl, openapiUrl, dataset, feed }: SiteData): string {
   const { business, aggregate_rating: r } = dataset;
   return `# ${business.name}
 
-> ${business.description} ${r.review_count} verified customer reviews, average ${r.rating_value} out of 5. All data is public and read-only: no key or account.
+> ${business.description} ${r.review_count} verified customer reviews, average ${r.rating_value} out of 5.
+> All data is public and read-only: no key or account.
 
 ## Data
 - [reviews.json](${baseUrl}/reviews.json): the business, its aggregate rating and every published review, newest first
-- [insights.json](${baseUrl}/insights.json): what customers say per aspect (punctuality, price, effectiveness...), per technician, service and area, with quotes and the ids of the reviews behind every figure
+- [insights.json](${baseUrl}/insights.json): what customers say per aspect (punctuality, price, effectiveness...),
+  per technician, service and area, with quotes and the ids of the reviews behind every figure
 - [JSON Feed](${feed.jsonFeedUrl}) and [Atom feed](${feed.atomFeedUrl}): the 50 newest reviews
 
 ## API
-- [OpenAPI 3.1](${openapiUrl}): search (${baseUrl}/api/reviews/search?query=ants&min_rating=4) and changes since a date (${baseUrl}/api/reviews/since/2026-01-01)
+- [OpenAPI 3.1](${openapiUrl}): search (${baseUrl}/api/reviews/search?query=ants&min_rating=4)
+  and changes since a date (${baseUrl}/api/reviews/since/2026-01-01)
 - [API reference](${baseUrl}/api/)
 
 ## For AI assistants

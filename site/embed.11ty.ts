@@ -16,6 +16,8 @@ export const data = perTheme("/embed/");
 /** How many reviews the widget shows, and how much of each. */
 export const EMBED_REVIEWS = 5;
 const EXCERPT = 280;
+const LIGHT = "color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d0d7de; --accent: #0969da; --star: #9a6700;";
+const DARK = "color-scheme: dark; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #4493f8; --star: #e3b341;";
 
 export function render({ dataset, feed, baseUrl, theme }: SiteData & { theme: Theme }): string {
   const { business, aggregate_rating: r } = dataset;
@@ -25,6 +27,9 @@ export function render({ dataset, feed, baseUrl, theme }: SiteData & { theme: Th
 <p>${html(excerpt(review.text, EXCERPT))}</p>
 </li>`,
   );
+  const summary = r.review_count
+    ? `Rated ${average(r.rating_value)} out of 5 from ${count(r.review_count)} verified reviews.`
+    : "No reviews yet.";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -36,9 +41,10 @@ export function render({ dataset, feed, baseUrl, theme }: SiteData & { theme: Th
 <link rel="icon" href="${baseUrl}/favicon.svg" type="image/svg+xml">
 <base target="_blank">
 <style>
-${themeCss(theme, ":root", "color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d0d7de; --accent: #0969da; " + "--star: #9a6700;", "color-scheme: dark; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #4493f8; --star: #e3b341;")}
+${themeCss(theme, ":root", LIGHT, DARK)}
 * { box-sizing: border-box; }
-body { margin: 0; padding: .75rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; color: var(--fg); background: transparent; overflow-wrap: anywhere; }
+body { margin: 0; padding: .75rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans",
+  Arial, sans-serif; color: var(--fg); background: transparent; overflow-wrap: anywhere; }
 a { color: var(--accent); }
 h1 { font-size: 1rem; margin: 0 0 .25rem; }
 .summary { margin: 0 0 .5rem; color: var(--muted); }
@@ -52,13 +58,14 @@ li p { margin: .2rem 0; }
 </head>
 <body>
 <h1><a href="${baseUrl}/">${html(business.name)}</a></h1>
-<p class="summary">${r.review_count ? `Rated ${average(r.rating_value)} out of 5 from ${count(r.review_count)} verified reviews.` : "No reviews yet."}</p>
+<p class="summary">${summary}</p>
 <ol>
 ${reviews.join("\n")}
 </ol>
 <p class="all"><a href="${baseUrl}/reviews/">Read all ${count(r.review_count)} reviews</a></p>
 <script>
-const tell = () => parent.postMessage({ type: "${EMBED_MESSAGE}", height: Math.ceil(document.documentElement.getBoundingClientRect().height) }, "*");
+const tell = () =>
+  parent.postMessage({ type: "${EMBED_MESSAGE}", height: Math.ceil(document.documentElement.getBoundingClientRect().height) }, "*");
 addEventListener("load", tell);
 addEventListener("resize", tell);
 </script>

@@ -45,12 +45,15 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   };
   const body = `<h1>${html(business.name)}</h1>
 <p class="lead">${html(business.description)}</p>
-<p class="book"><a class="button" href="tel:${html(business.telephone)}">Call ${html(business.telephone)} to book</a> or write to <a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
-<p class="contact">${html(business.address.street)}, ${html(business.address.locality)}, ${html(business.address.region)} ${html(business.address.postal_code)}${hours(business.opening_hours)}</p>
+<p class="book"><a class="button" href="tel:${html(business.telephone)}">Call ${html(business.telephone)} to book</a> or
+write to <a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
+<p class="contact">${html(business.address.street)}, ${html(business.address.locality)},
+${html(business.address.region)} ${html(business.address.postal_code)}${hours(business.opening_hours)}</p>
 
 <section aria-labelledby="rating">
 <h2 id="rating">Rating</h2>
-<p class="score"><strong>${average(rating.rating_value)}</strong> out of 5 from <a href="${baseUrl}/reviews/">${count(rating.review_count)} verified reviews</a>.</p>
+<p class="score"><strong>${average(rating.rating_value)}</strong> out of 5 from <a
+href="${baseUrl}/reviews/">${count(rating.review_count)} verified reviews</a>.</p>
 <ul class="distribution" aria-label="Reviews per star rating">
 ${distribution}
 </ul>

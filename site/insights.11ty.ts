@@ -24,8 +24,13 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
         : "";
     })
     .join("\n");
+  const topic = (t: (typeof insights.topics)[number]) =>
+    `<li><a href="${baseUrl}/search/?words=${encodeURIComponent(t.label)}">${html(t.label)}</a> ` +
+    `(${count(t.review_count)} reviews, average ${average(t.average_rating)})</li>`;
   const body = `<h1>What customers say</h1>
-<p class="lead">Computed from the text of ${count(insights.generated_from.review_count)} reviews when the site was built. Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a href="${baseUrl}/about/#insights">how it is computed</a>.</p>
+<p class="lead">Computed from the text of ${count(insights.generated_from.review_count)} reviews when the site was
+built. Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a
+href="${baseUrl}/about/#insights">how it is computed</a>.</p>
 
 <section aria-labelledby="summary"><h2 id="summary">Summary</h2>
 <ul>${insights.summary.sentences.map((s) => `<li>${html(s.text)}</li>`).join("")}</ul>
@@ -65,7 +70,7 @@ ${ratingBars(
 </section>
 
 <section aria-labelledby="topics"><h2 id="topics">Recurring topics</h2>
-<ul class="topics">${insights.topics.map((t) => `<li><a href="${baseUrl}/search/?words=${encodeURIComponent(t.label)}">${html(t.label)}</a> (${count(t.review_count)} reviews, average ${average(t.average_rating)})</li>`).join("")}</ul>
+<ul class="topics">${insights.topics.map(topic).join("")}</ul>
 </section>
 
 <section aria-labelledby="quotes"><h2 id="quotes">In their words</h2>

@@ -24,18 +24,22 @@ ${table}
  * rather than running off the screen.
  */
 function dataTable(headings: string[], rows: (string | number)[][]): string {
+  const row = ([label, ...cells]: (string | number)[]) =>
+    `<tr><th scope="row">${html(label!)}</th>` +
+    `${cells.map((c, i) => `<td data-label="${html(headings[i + 1]!)}">${html(c)}</td>`).join("")}</tr>`;
   return `<table class="figures"><thead><tr>${headings.map((h) => `<th scope="col">${html(h)}</th>`).join("")}</tr></thead><tbody>
-${rows.map(([label, ...cells]) => `<tr><th scope="row">${html(label!)}</th>${cells.map((c, i) => `<td data-label="${html(headings[i + 1]!)}">${html(c)}</td>`).join("")}</tr>`).join("\n")}
+${rows.map(row).join("\n")}
 </tbody></table>`;
 }
 
 /** Rows of bars as one image, named by its title and what it shows. */
 function bars(title: string, description: string, rows: { label: string; bar: string; value: string }[]): string {
   return `<div class="bars" role="img" aria-label="${html(`${title}. ${description}`)}">
-${rows.map((r) => `<div class="row"><span class="label">${html(r.label)}</span><span class="bar">${r.bar}</span><span class="value">${html(r.value)}</span></div>`).join("\n")}
+${rows.map((r) => `<div class="row"><span class="label">${html(r.label)}</span>${barAndValue(r)}</div>`).join("\n")}
 </div>`;
 }
 
+const barAndValue = (r: { bar: string; value: string }) => `<span class="bar">${r.bar}</span><span class="value">${html(r.value)}</span>`;
 const percent = (n: number, total: number) => (total ? Math.round((n / total) * 100) : 0);
 const width = (share: number) => `width:${(share * 100).toFixed(1)}%`;
 

@@ -109,14 +109,15 @@ export function reviewArticle(review: PublicReview, n: Names, options: { heading
     review.services.map((s) => n.services[s] ?? s).join(", "),
     n.areas[review.service_area] ?? review.service_area,
   ].filter(Boolean);
+  const edited = review.updated ? `\n<p class="meta">Edited by the reviewer on ${longDate(review.updated)}.</p>` : "";
+  const response = review.response
+    ? `\n<div class="response"><p class="meta">Response from the business, ${longDate(review.response.date)}:</p>` +
+      `<p>${html(review.response.text)}</p></div>`
+    : "";
   return `<article class="review">
 <${h}>${options.link ? `<a href="${html(review.url)}">${title}</a>` : title}</${h}>
 <p>${stars(review.rating)} <span class="meta">${html(about.join(" · "))}</span></p>
-<p class="text">${html(review.text)}</p>${review.updated ? `\n<p class="meta">Edited by the reviewer on ${longDate(review.updated)}.</p>` : ""}${
-    review.response
-      ? `\n<div class="response"><p class="meta">Response from the business, ${longDate(review.response.date)}:</p><p>${html(review.response.text)}</p></div>`
-      : ""
-  }
+<p class="text">${html(review.text)}</p>${edited}${response}
 </article>`;
 }
 
@@ -174,8 +175,10 @@ ${f.head ?? ""}</head>
 ${f.body}
 </main>
 <footer class="site">
-<p>${html(f.business.name)} · <a href="tel:${html(f.business.telephone)}">${html(f.business.telephone)}</a> · <a href="mailto:${html(f.business.email)}">${html(f.business.email)}</a></p>
-<p>For developers: every review as open data, feeds, a JSON API and an MCP endpoint, no account needed: <a href="${f.baseUrl}${DEVELOPERS_PATH}"${f.path === DEVELOPERS_PATH ? ' aria-current="page"' : ""}>API and data</a>.</p>
+<p>${html(f.business.name)} · <a href="tel:${html(f.business.telephone)}">${html(f.business.telephone)}</a> · <a
+href="mailto:${html(f.business.email)}">${html(f.business.email)}</a></p>
+<p>For developers: every review as open data, feeds, a JSON API and an MCP endpoint, no account needed: <a
+href="${f.baseUrl}${DEVELOPERS_PATH}"${f.path === DEVELOPERS_PATH ? ' aria-current="page"' : ""}>API and data</a>.</p>
 </footer>
 </body>
 </html>

@@ -22,7 +22,8 @@ export function reviewPage(review: PublicReview, c: ReviewPageContext): string {
   const body = `<p><a href="${c.baseUrl}/reviews/">All reviews</a></p>
 <h1>Review of ${html(c.business.name)} by ${html(review.author)}</h1>
 ${reviewArticle(review, c.names, { heading: "h2", link: false })}
-<p class="meta">Published ${longDate(review.date)}. As data: in <a href="${c.baseUrl}/reviews.json">reviews.json</a> and through the MCP tool <code>get_review</code>, with the id <code>${html(review.id)}</code>.</p>`;
+<p class="meta">Published ${longDate(review.date)}. As data: in <a href="${c.baseUrl}/reviews.json">reviews.json</a> and
+through the MCP tool <code>get_review</code>, with the id <code>${html(review.id)}</code>.</p>`;
   return page({
     baseUrl: c.baseUrl,
     business: c.business,

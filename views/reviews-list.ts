@@ -54,6 +54,13 @@ export function reviewsListPage(v: ReviewsList): string {
     list.map((x) => `<option value="${html(x.id)}"${selected(name, x.id)}>${html(x.name)}</option>`).join("");
   const stars = (s: number) => `${s} ${s === 1 ? "star" : "stars"}`;
   const value = (name: string) => (filters[name] ? ` value="${html(filters[name])}"` : "");
+  const input = (id: string, name: SearchFilter, type: string) =>
+    `<input id="${id}" name="${name}" type="${type}"${type === "search" ? ' placeholder="e.g. spiders ants"' : ""}${value(name)}>`;
+  const starOptions = (name: SearchFilter, choices: number[]) =>
+    choices.map((s) => `<option value="${s}"${selected(name, s)}>${stars(s)}</option>`).join("");
+  const choice = (id: string, name: SearchFilter, list: string) =>
+    `<div><label for="${id}">${SEARCH_FILTERS[name].label}</label>` +
+    `<select id="${id}" name="${name}"><option value="">Any</option>${list}</select></div>`;
   const searchUrl = (extra: Record<string, string>) => {
     const query = new URLSearchParams({ ...filters, ...extra }).toString();
     return `${baseUrl}/search/${query ? `?${query}` : ""}`;
@@ -70,15 +77,17 @@ export function reviewsListPage(v: ReviewsList): string {
       `<a class="nojs" rel="next" href="${html(searchUrl({ cursor: v.nextCursor, from: String(v.from + count) }))}">Next page</a>`,
   ].filter(Boolean);
   const body = `<h1>Reviews</h1>
-<form id="filters" class="filters" action="${baseUrl}/search/" data-api="${baseUrl}/api/reviews/search" method="get" role="search" aria-label="Filter reviews">
-<div class="words"><label for="f-words">${SEARCH_FILTERS.words.label}</label><input id="f-words" name="words" type="search" placeholder="e.g. spiders ants"${value("words")}></div>
-<details class="more"${MORE_FILTERS.some((name) => filters[name]) ? " open" : ""}><summary>More filters: stars, technician, service, dates</summary><div class="grid">
-<div><label for="f-rating">${SEARCH_FILTERS.rating.label}</label><select id="f-rating" name="rating"><option value="">Any</option>${STAR_CHOICES.map((s) => `<option value="${s}"${selected("rating", s)}>${stars(s)}</option>`).join("")}</select></div>
-<div><label for="f-min">${SEARCH_FILTERS.min_rating.label}</label><select id="f-min" name="min_rating"><option value="">Any</option>${AT_LEAST_CHOICES.map((s) => `<option value="${s}"${selected("min_rating", s)}>${stars(s)}</option>`).join("")}</select></div>
-<div><label for="f-tech">${SEARCH_FILTERS.mentions_technician.label}</label><select id="f-tech" name="mentions_technician"><option value="">Any</option>${options("mentions_technician", business.technicians)}</select></div>
-<div><label for="f-service">${SEARCH_FILTERS.mentions_service.label}</label><select id="f-service" name="mentions_service"><option value="">Any</option>${options("mentions_service", business.services)}</select></div>
-<div><label for="f-since">${SEARCH_FILTERS.since.label}</label><input id="f-since" name="since" type="date"${value("since")}></div>
-<div><label for="f-until">${SEARCH_FILTERS.until.label}</label><input id="f-until" name="until" type="date"${value("until")}></div>
+<form id="filters" class="filters" action="${baseUrl}/search/" data-api="${baseUrl}/api/reviews/search" method="get"
+ role="search" aria-label="Filter reviews">
+<div class="words"><label for="f-words">${SEARCH_FILTERS.words.label}</label>${input("f-words", "words", "search")}</div>
+<details class="more"${MORE_FILTERS.some((name) => filters[name]) ? " open" : ""}><summary>More filters: stars, technician,
+ service, dates</summary><div class="grid">
+${choice("f-rating", "rating", starOptions("rating", STAR_CHOICES))}
+${choice("f-min", "min_rating", starOptions("min_rating", AT_LEAST_CHOICES))}
+${choice("f-tech", "mentions_technician", options("mentions_technician", business.technicians))}
+${choice("f-service", "mentions_service", options("mentions_service", business.services))}
+<div><label for="f-since">${SEARCH_FILTERS.since.label}</label>${input("f-since", "since", "date")}</div>
+<div><label for="f-until">${SEARCH_FILTERS.until.label}</label>${input("f-until", "until", "date")}</div>
 </div></details>
 <div class="actions"><button type="submit">Show reviews</button> <a class="button" href="${baseUrl}/reviews/">Clear</a></div>
 </form>

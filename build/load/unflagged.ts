@@ -18,7 +18,10 @@ export function saidOf(review: Review): string {
 }
 
 export interface Unflagged {
-  /** Lines (0-based) whose review changed without saying when: its text or stars (`updated` is due), or only its reply (`response.date`). */
+  /**
+   * Lines (0-based) whose review changed without saying when: its text or stars (`updated` is
+   * due), or only its reply (`response.date`).
+   */
   edits: { file: number; line: number; id: string; reply: boolean }[];
   /** Reviews the previous build published that no file holds now, with the file that held them. */
   gone: { file: string; id: string }[];

@@ -5,7 +5,10 @@
 import type { PublicReview } from "../../core/schema/public.ts";
 import { idsOf, linesOf, reviewsOf, type Month } from "../outputs/months.ts";
 
-/** The cache's part: the dist/ it describes (its manifest's hash), what its pages share, and each month's lines they show (MonthPart's content). */
+/**
+ * The cache's part: the dist/ it describes (its manifest's hash), what its pages share, and each
+ * month's lines they show (MonthPart's content).
+ */
 export interface KeptPages {
   dist: string;
   shared: string;

@@ -21,7 +21,10 @@ export interface Said {
   rating: number;
 }
 
-/** Mentions per review, in order (reviewMentions: the terms find them, the models judge them); encoded as [count, ...WIDTH ints per mention] per review. */
+/**
+ * Mentions per review, in order (reviewMentions: the terms find them, the models judge them);
+ * encoded as [count, ...WIDTH ints per mention] per review.
+ */
 export async function encode(reviews: readonly Said[], model: InsightsModel): Promise<Int32Array> {
   const out: number[] = [];
   for (const found of await reviewMentions(reviews, model)) {

@@ -48,8 +48,10 @@ export const TUNING = {
 /** Words that make "high", "low", "long" or "short" evaluative for the target they describe. */
 const SCALAR_CONTEXT: { words: RegExp; values: Record<string, number> }[] = [
   {
-    words:
-      /^(?:price[sd]?|pricing|costs?|rates?|fees?|charges?|bills?|quotes?|estimates?|premiums?|cheap(?:er|est)?|expensive|pricey|affordable)$/,
+    words: new RegExp(
+      String.raw`^(?:price[sd]?|pricing|costs?|rates?|fees?|charges?|bills?|quotes?|estimates?|premiums?|` +
+        String.raw`cheap(?:er|est)?|expensive|pricey|affordable)$`,
+    ),
     values: { high: -1.3, higher: -1.3, steep: -1.3, low: 1.2, lower: 1, cheap: 1.2, cheaper: 1.3, cheapest: 1.3 },
   },
   { words: /^(?:waits?|waiting|lines?|queues?|holds?|delays?)$/, values: { long: -1.3, longer: -1.3, short: 1, shorter: 1 } },

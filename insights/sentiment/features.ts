@@ -21,10 +21,17 @@ const PUNCTUATION = /^[!?,;:()\u2013\u2014-]+$/;
 /** A review's stars as the features name them. */
 const band = (rating: number) => (rating <= 2 ? "low" : rating === 3 ? "mid" : "high");
 
-const PLAN =
-  /(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|scheduled (?:for|to))(?: |$)/;
-const HEDGE =
-  /(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)/;
+const PLAN = new RegExp(
+  String.raw`(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|` +
+    String.raw`our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|` +
+    String.raw`waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|` +
+    String.raw`going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|` +
+    String.raw`scheduled (?:for|to))(?: |$)`,
+);
+const HEDGE = new RegExp(
+  String.raw`(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|` +
+    String.raw`too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)`,
+);
 /** The weight of a word's cluster feature against the word's own (validation: 0.5 over 0.25 and 1). */
 const CLUSTER_SCALE = 0.5;
 

@@ -222,8 +222,11 @@ export function classifyIn(
  *   fair"). A complaint followed by something else good stays a complaint: "a bit late, but he
  *   called ahead" is still late.
  */
-const WITHHELD =
-  /\b(?:maybe|perhaps)\b.*\b(?:i don't know|i do not know|not sure|who knows|hard to say|can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|hard to say)\b/;
+const WITHHELD = new RegExp(
+  String.raw`\b(?:maybe|perhaps)\b.*\b(?:i don't know|i do not know|not sure|who knows|hard to say|` +
+    String.raw`can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|` +
+    String.raw`hard to say)\b`,
+);
 const WORTH = /^(?:worth|worthwhile|fair|priceless|reasonable|justified|deal|value|bargain)$/;
 
 export function overruled(analysis: Analysis, last: number, { own, conceded }: Reading): Polarity | undefined {

@@ -49,8 +49,11 @@ export function numberOpinions(words: Token[], taken: boolean[]): Opinion[] {
 
 const RANGE = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?(?:\s?[-\u2013]\s?|\s(?:to|and)\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
 const CLOCK = /^\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m))?$/;
-const ARRIVED =
-  /\b(?:showed|show|arrived|arrive|came|got here|got there|pulled in|rolled in|rolled up|turned up|here|there) (?:up )?(?:at|around|about|by|after|past)?$|\b(?:at|around|until|till|after|past)$/;
+const ARRIVED = new RegExp(
+  String.raw`\b(?:showed|show|arrived|arrive|came|got here|got there|pulled in|rolled in|rolled up|` +
+    String.raw`turned up|here|there) (?:up )?(?:at|around|about|by|after|past)?$|\b(?:at|around|until|` +
+    String.raw`till|after|past)$`,
+);
 
 /** A clock time in hours of a working day: "12:15" 12.25, "2" and "2pm" 14, "8am" 8. */
 function hours(time: string): number {

@@ -46,8 +46,21 @@ export function sentenceAt(text: string, at: number): Span {
  * clock time ("12:15", "9:30am"), a range ("8-12", "9\u20131") and a score ("2/5") are one token:
  * their colon or dash is no clause boundary.
  */
-const TOKEN =
-  /(?<=between )\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))? and \d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?:\s?[-\u2013]\s?|\sto\s)\d{1,2}(?::\d\d)?(?:\s?[ap](?:\.m\.|m)(?![a-z]))?(?!\d)|\d{1,2}:\d\d(?:\s?[ap](?:\.m\.|m)(?![a-z]))?|\d+(?:\.\d)?\/\d+|\$?\d+(?:[.,]\d+)*%?|[A-Za-z\u00C0-\u024F]+(?:[\'\u2019][A-Za-z]+)*|[!?,;:()]|--|\u2014|\u2013/g;
+/** A clock time's optional "am"/"p.m." and the clock time itself ("9", "9:30am"). */
+const AM_PM = String.raw`(?:\s?[ap](?:\.m\.|m)(?![a-z]))?`;
+const CLOCK = String.raw`\d{1,2}(?::\d\d)?${AM_PM}`;
+const TOKEN = new RegExp(
+  [
+    String.raw`(?<=between )${CLOCK} and ${CLOCK}(?!\d)`,
+    String.raw`${CLOCK}(?:\s?[-\u2013]\s?|\sto\s)${CLOCK}(?!\d)`,
+    String.raw`\d{1,2}:\d\d${AM_PM}`,
+    String.raw`\d+(?:\.\d)?\/\d+`,
+    String.raw`\$?\d+(?:[.,]\d+)*%?`,
+    String.raw`[A-Za-z\u00C0-\u024F]+(?:[\'\u2019][A-Za-z]+)*`,
+    String.raw`[!?,;:()]|--|\u2014|\u2013`,
+  ].join("|"),
+  "g",
+);
 
 /** The second half of a contraction a tokeniser split off, after its apostrophe: "it 's", "we 're". */
 const CLITIC = new Set(["s", "re", "ve", "ll", "d", "m"]);

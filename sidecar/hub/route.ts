@@ -4,7 +4,7 @@
  * Parameters the hub does not know are ignored, as WebSub asks.
  */
 import { FastResponse } from "srvx";
-import type { Methods } from "../http/dispatch.ts";
+import type { Methods } from "../http/handler.ts";
 import { BundleError } from "../bundle.ts";
 import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";

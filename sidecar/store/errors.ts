@@ -1,3 +1,14 @@
+/** What pg's messages say when the connection to the server is lost or cannot be made. */
+const CONNECTION_LOST = new RegExp(
+  [
+    "Connection terminated",
+    "terminating connection",
+    "timeout exceeded when trying to connect",
+    "Client has encountered a connection error",
+  ].join("|"),
+  "i",
+);
+
 /**
  * Whether an error means the database is unreachable or briefly refusing work: an outage to
  * retry (503), not a fault in the request or a bug. A constraint violation or a type mismatch is
@@ -14,7 +25,5 @@ export function isDatabaseError(error: unknown): boolean {
   if (code.startsWith("SQLITE_")) return /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/.test(code);
   // The driver's socket to the server.
   if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"].includes(code)) return true;
-  return /Connection terminated|terminating connection|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-    e.message,
-  );
+  return CONNECTION_LOST.test(e.message);
 }

@@ -1,9 +1,10 @@
 /**
  * The sidecar's shared state behind one small interface, in SQL that SQLite and PostgreSQL both
  * run (Kysely): the WebSub hub's subscriptions, intents and deliveries, and the MCP sessions ended
- * with DELETE, so every instance on one database sees the same. Deliveries and intents are claimed with a lease: a claim that is not finished, say
- * because the process was killed, lapses and the work is claimed again, by this instance after a
- * restart or by another one. On PostgreSQL claims skip rows another instance holds locked.
+ * with DELETE, so every instance on one database sees the same. Deliveries and intents are
+ * claimed with a lease: a claim that is not finished, say because the process was killed, lapses
+ * and the work is claimed again, by this instance after a restart or by another one. On
+ * PostgreSQL claims skip rows another instance holds locked.
  */
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { Revocations } from "../mcp/session.ts";
