@@ -3,10 +3,11 @@
  * by the code that computed it, so that the next build redoes only what changed.
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
- * It holds each month's part (build/outputs/months.ts) and its texts' mentions, the schema's verdict on
- * each line, which month parts the previous dist/'s review pages show, the pages' script, each
- * kind through a typed Store (its files' names, its version, pruning), every part checked against
- * the hash kept beside it before use; and the compressed copies, by their content's hash.
+ * It holds each month's part (build/outputs/months.ts) and its texts' mentions, the schema's
+ * verdict on each line, which month parts the previous dist/'s review pages show and the pages'
+ * script, each kind through a typed Store (its files' names, its version, pruning; every part
+ * checked against the hash kept beside it before use); and the files' compressed copies, by their
+ * content's hash, through Copies.
  */
 import { hash } from "node:crypto";
 import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
@@ -128,29 +129,9 @@ export class BuildCache {
     await Promise.all(this.writing);
   }
 
-  /** The compressed copy of content with this hash, made by this compression code, if kept. */
-  compressed(contentHash: string, ext: string): string | undefined {
-    return this.dir && join(this.dir, "compressed", `${hash("sha1", `${this.versions.compression} ${contentHash}`)}${ext}`);
-  }
-
-  /** Write `bytes` to the cache's `to`, replacing it whole; a failure only costs the next build time. */
-  async keepBytes(bytes: Uint8Array, to: string): Promise<void> {
-    await replaceWhole(to, (temporary) => writeFile(temporary, bytes));
-  }
-
-  /** Copy `from` to the cache's `to`, replacing it whole; a failure only costs the next build time. */
-  async keep(from: string, to: string): Promise<void> {
-    await replaceWhole(to, (temporary) => copyFile(from, temporary));
-  }
-
-  /** Remove the compressed copies this build did not use, so the folder does not grow forever. */
-  async pruneCompressed(used: ReadonlySet<string>): Promise<void> {
-    if (!this.dir) return;
-    const folder = join(this.dir, "compressed");
-    for (const name of await readdir(folder).catch(() => [])) {
-      const path = join(folder, name);
-      if (!used.has(path) && !name.endsWith(".tmp")) await rm(path, { force: true }).catch(() => {});
-    }
+  /** The compressed copies of files, by their content's hash (the kind "compression"). */
+  copies(): Copies | undefined {
+    return this.dir === undefined ? undefined : new Copies(join(this.dir, "compressed"), this.versions.compression);
   }
 }
 
@@ -186,5 +167,39 @@ export class Store<T> {
   prune(present: Iterable<string>): void {
     const kept = new Set([...present].map((name) => this.file(name)));
     void this.cache.prune((part) => part.startsWith(`${this.prefix}-`) && part.endsWith(".v8"), kept);
+  }
+}
+
+/**
+ * The kind "compression": files' compressed copies, each named by its content's hash and the
+ * compression code's version, kept as plain files (they are copied into dist/ as they are). The
+ * copies a build does not ask for are removed at its end.
+ */
+export class Copies {
+  private readonly used = new Set<string>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly version: string,
+  ) {}
+
+  /** Where the copy of content with this hash is kept (it may not be there yet). */
+  path(contentHash: string, ext: string): string {
+    const path = join(this.dir, `${hash("sha1", `${this.version} ${contentHash}`)}${ext}`);
+    this.used.add(path);
+    return path;
+  }
+
+  /** Keep `bytes`, or the file at `from`, as the copy at `path`, replacing it whole. */
+  async keep(path: string, bytes: Uint8Array | { from: string }): Promise<void> {
+    await replaceWhole(path, (temporary) => ("from" in bytes ? copyFile(bytes.from, temporary) : writeFile(temporary, bytes)));
+  }
+
+  /** Remove the copies this build did not ask for, so the folder does not grow forever. */
+  async prune(): Promise<void> {
+    for (const name of await readdir(this.dir).catch(() => [])) {
+      const path = join(this.dir, name);
+      if (!this.used.has(path) && !name.endsWith(".tmp")) await rm(path, { force: true }).catch(() => {});
+    }
   }
 }

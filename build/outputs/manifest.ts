@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { digestOf } from "../../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../core/dist/manifest.ts";
 import type { Withdrawal } from "../../core/schema/public.ts";
-import type { BuildCache } from "../cache/cache.ts";
+import type { BuildCache, Copies } from "../cache/cache.ts";
 import { checksums, deflatePart, gzipOf, makesExactly, partHolds, type Checksums } from "./gzip.ts";
 import { later } from "../later.ts";
 import { runsOf, writeContent, type Content } from "./content.ts";
@@ -37,18 +37,20 @@ type Described = Omit<ManifestEntry, "last_modified">;
  */
 export class ManifestWriter {
   private readonly described = new Map<string, Promise<Described>>();
-  private readonly used = new Set<string>();
+  private readonly copies?: Copies;
 
   constructor(
     private readonly dir: string,
-    private readonly cache?: BuildCache,
-  ) {}
+    cache?: BuildCache,
+  ) {
+    this.copies = cache?.copies();
+  }
 
   /**
    * Start hashing and compressing `file` (a path under the folder), which is complete: `data`,
-   * when given, is its content (not read again, and held until it is compressed). `parts`, when it gives them, are the file's
-   * parts compressed apart (build/outputs/gzip.ts): its gzip copy is put together from them rather than
-   * compressed whole.
+   * when given, is its content (not read again, and held until it is compressed). `parts`, when
+   * it gives them, are the file's parts compressed apart (build/outputs/gzip.ts): its gzip copy is
+   * put together from them rather than compressed whole.
    */
   start(file: string, { data, parts }: { data?: Content; parts?: Parts } = {}): void {
     if (this.described.has(file)) return;
@@ -84,8 +86,7 @@ export class ManifestWriter {
    * were compressed before (a run of months' lists that did not change).
    */
   async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
-    const kept = this.cache?.compressed(digestOf("sha1", bytes, "base64"), ".deflate");
-    if (kept) this.used.add(kept);
+    const kept = this.copies?.path(digestOf("sha1", bytes, "base64"), ".deflate");
     // Read and checked at once, on this thread: a file's parts are many and small, and a trip
     // through libuv's threads and back for each costs more than the read.
     const read = kept ? readIfThere(kept) : undefined;
@@ -93,7 +94,7 @@ export class ManifestWriter {
     if (read && partHolds(read, bytes)) return read;
     if (read) refused(kept!);
     const part = await deflatePart(Buffer.concat(bytes));
-    if (kept) await this.cache!.keepBytes(part, kept);
+    if (kept) await this.copies!.keep(kept, part);
     return part;
   }
 
@@ -110,7 +111,7 @@ export class ManifestWriter {
     }
     const manifest: Manifest = { version: 1, base_url: input.baseUrl, updated: input.updated, files, withdrawn: input.withdrawn };
     await writeFile(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
-    await this.cache?.pruneCompressed(this.used);
+    await this.copies?.prune();
     return manifest;
   }
 
@@ -144,8 +145,7 @@ export class ManifestWriter {
     { etag, crc }: Checksums,
     parts?: Parts,
   ): Promise<number> {
-    const kept = this.cache?.compressed(etag, ext);
-    if (kept) this.used.add(kept);
+    const kept = this.copies?.path(etag, ext);
     // A kept copy is published only if it decompresses to the file's very bytes: a small one read,
     // checked and written at once on this thread (as `keptPart`), a large one a chunk at a time.
     if (kept && size <= LARGE) {
@@ -171,7 +171,7 @@ export class ManifestWriter {
       await writeContent(path + ext, runs);
       bytes = runs.reduce((n, run) => n + run.length, 0);
     } else bytes = await compressTo(path + ext, data, size, ext);
-    if (kept) await this.cache!.keep(path + ext, kept);
+    if (kept) await this.copies!.keep(kept, { from: path + ext });
     return bytes;
   }
 }

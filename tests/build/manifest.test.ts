@@ -17,7 +17,10 @@ const input = { baseUrl: "https://reviews.example", updated: "2026-01-01T00:00:0
 
 /** Runs as the build gives them: text around chunks in shared memory, an empty one among them. */
 function runs(): Uint8Array[] {
-  const chunk = (i: number) => sharedCopy(Buffer.from(Array.from({ length: 4000 }, (_, j) => JSON.stringify({ id: `r-${i}-${j}`, text: `Review “${j}” of ${i}` })).join(",\n")));
+  const chunk = (i: number) =>
+    sharedCopy(
+      Buffer.from(Array.from({ length: 4000 }, (_, j) => JSON.stringify({ id: `r-${i}-${j}`, text: `Review “${j}” of ${i}` })).join(",\n")),
+    );
   return [Buffer.from('{"reviews":[\n'), chunk(1), Buffer.from(",\n"), Buffer.alloc(0), chunk(2), Buffer.from("\n]}\n")];
 }
 
@@ -51,8 +54,8 @@ describe("a file given to the manifest as runs of bytes", () => {
     // The file's bytes and then more (a copy that would decompress to far more stops at the first
     // byte too many), and the file's bytes less its last.
     const etag = strongEtag(whole);
-    await writeFile(cache.compressed(etag, ".gz")!, gzipSync(Buffer.concat([whole, Buffer.alloc(1_000_000, 32)])));
-    await writeFile(cache.compressed(etag, ".br")!, brotliCompressSync(whole.subarray(0, -1)));
+    await writeFile(cache.copies()!.path(etag, ".gz"), gzipSync(Buffer.concat([whole, Buffer.alloc(1_000_000, 32)])));
+    await writeFile(cache.copies()!.path(etag, ".br"), brotliCompressSync(whole.subarray(0, -1)));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const writer = new ManifestWriter(dir, cache);
     writer.start("reviews.json", { data });
@@ -60,19 +63,22 @@ describe("a file given to the manifest as runs of bytes", () => {
     await cache.settled();
     expect(gunzipSync(await readFile(join(dir, "reviews.json.gz"))).equals(whole)).toBe(true);
     expect(brotliDecompressSync(await readFile(join(dir, "reviews.json.br"))).equals(whole)).toBe(true);
-    expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("does not hold what it stands for"))).toHaveLength(2);
+    expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("does not hold what it stands for"))).toHaveLength(
+      2,
+    );
     // Kept again, right this time: the next build takes them.
     warn.mockClear();
     const next = new ManifestWriter(dir, cache);
     next.start("reviews.json", { data });
     await next.write(input);
     expect(warn).not.toHaveBeenCalled();
-    expect(gunzipSync(await readFile(cache.compressed(etag, ".gz")!)).equals(whole)).toBe(true);
+    expect(gunzipSync(await readFile(cache.copies()!.path(etag, ".gz"))).equals(whole)).toBe(true);
   });
 
   it("has a gzip copy only when it is huge (over 10 MB), the brotli copy costing more at each build than it saves", async () => {
     const dir = await tempDir();
-    const line = (i: number) => JSON.stringify({ id: `r-${i}`, text: `Review ${i}: the ${["ants", "wasps", "mice"][i % 3]} were gone in ${i % 17} days.` });
+    const line = (i: number) =>
+      JSON.stringify({ id: `r-${i}`, text: `Review ${i}: the ${["ants", "wasps", "mice"][i % 3]} were gone in ${i % 17} days.` });
     const data = [Buffer.from("[\n"), sharedCopy(Array.from({ length: 160_000 }, (_, i) => line(i)).join(",\n")), Buffer.from("\n]\n")];
     const whole = Buffer.concat(data);
     expect(whole.length).toBeGreaterThan(10_000_000);
