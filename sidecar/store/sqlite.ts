@@ -12,7 +12,7 @@ export async function openSqlite(file: string): Promise<StateStore> {
   const database = new Database(file);
   // WAL lets readers go on while the hub writes; the busy timeout rides out a concurrent writer.
   database.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: database as never }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
   await migrate(db, "sqlite");
   return new SqliteStateStore(db, "sqlite", database);
 }
