@@ -19,10 +19,10 @@ type FaqEntry = InsightsWith<JsonList>["faq"][number];
  * more, a complaint in one of 3 or fewer), then one about this aspect alone (its quote shares no
  * words with another aspect's), then one that says something on its own (four words or more:
  * "ASK me first." needs its review), and only then the one the model is surest of; a call the
- * model is unsure of comes after all of them. A blind reading of the quotes on /insights/
- * (2026-11-27, docs/audit.md) found 8 of 75 wrong, most of them a sentence about several aspects
- * shown under one ("Dana was great, thorough and explained everything." as courtesy) or a
- * complaint the review's own update took back.
+ * model is unsure of comes after all of them. The quotes found wrong in a blind reading of
+ * /insights/ (docs/audit.md) were mostly a sentence about several aspects shown under one ("Dana
+ * was great, thorough and explained everything." as courtesy) or a complaint the review's own
+ * update took back.
  */
 export function asExamples(rating: number, text: string, mentions: readonly Mention[]): Mention[] {
   return mentions.map((m) => {
@@ -43,9 +43,9 @@ export const aboutItAlone = (margin: number) => (Math.floor(margin / RANK) & 2) 
 
 /**
  * Whether an example's review's stars agree with it (asExamples's first rank). A complaint is
- * quoted only from a review that agrees, one of 3 stars or fewer: in the technicians' profiles, 11
- * of the 12 complaints quoted from reviews of 4 or 5 stars were judged wrong (praise read as a
- * complaint, another's fault), 2 of 12 from the others (2026-11-27, docs/audit.md).
+ * quoted only from a review that agrees, one of 3 stars or fewer: in the technicians' profiles,
+ * most complaints quoted from reviews of 4 or 5 stars were judged wrong (praise read as a
+ * complaint, another's fault), few from the others (docs/audit.md).
  */
 export const starsAgree = (margin: number) => (Math.floor(margin / RANK) & 4) !== 0;
 
