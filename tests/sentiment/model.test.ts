@@ -12,6 +12,8 @@ import { sentenceAt } from "../../insights/sentiment/text.ts";
 import { examplesOf, toFile, train, type Settings } from "../../eval/train.ts";
 import { modelScore } from "../../eval/score.ts";
 import { heldOutSets, labelledSets, nearCopies } from "../../eval/sets.ts";
+import { readAspectSet } from "../../eval/aspects.ts";
+import { ASPECTS } from "../../insights/sentiment/aspects.ts";
 
 const sets = labelledSets();
 
@@ -22,7 +24,10 @@ describe("labelled sets", () => {
       expect(set.validation.length, set.name).toBeGreaterThan(100);
       for (const t of [...set.train, ...set.validation]) expect(t.text.slice(t.from, t.to), t.id).toBe(t.aspect);
       const trainTexts = new Set(set.train.map((t) => t.text));
-      expect(set.validation.filter((t) => trainTexts.has(t.text)).map((t) => t.id), set.name).toEqual([]);
+      expect(
+        set.validation.filter((t) => trainTexts.has(t.text)).map((t) => t.id),
+        set.name,
+      ).toEqual([]);
     }
   });
 
@@ -37,9 +42,25 @@ describe("labelled sets", () => {
   it("copy no sentence of this business's reviews, in the sets written for it (the audit reads those reviews)", () => {
     const near = nearCopies();
     const written = sets.filter((s) => s.name === "pest-reviews");
-    const texts = new Set([...written.flatMap((s) => [...s.train, ...s.validation]), ...heldOutSets().flatMap((s) => s.targets)].map((t) => t.text));
+    const texts = new Set(
+      [...written.flatMap((s) => [...s.train, ...s.validation]), ...heldOutSets().flatMap((s) => s.targets)].map((t) => t.text),
+    );
     expect(texts.size).toBeGreaterThan(500);
     expect([...texts].flatMap(near)).toEqual([]);
+  });
+
+  it("copy no sentence of this business's reviews, in the aspects set, and name only the thirteen aspects", () => {
+    const set = readAspectSet();
+    expect(set.length).toBeGreaterThan(1000);
+    const near = nearCopies();
+    expect(set.flatMap((s) => near(s.text))).toEqual([]);
+    // Every aspect labelled, with praise and complaints, and a share of sentences about none.
+    for (const aspect of ASPECTS.map((a) => a.id)) {
+      const verdicts = set.flatMap((s) => (s.aspects[aspect] ? [s.aspects[aspect]] : []));
+      expect(verdicts.filter((v) => v === "negative").length, aspect).toBeGreaterThan(20);
+      expect(verdicts.filter((v) => v === "positive").length, aspect).toBeGreaterThan(20);
+    }
+    expect(set.filter((s) => Object.keys(s.aspects).length === 0).length).toBeGreaterThan(100);
   });
 
   it("copy no sentence of this business's reviews, in the complaints set (the audit reads those reviews)", () => {
@@ -67,7 +88,8 @@ describe("the committed model (insights/sentiment/model.json and model.weights)"
   const { file, weights } = readSaved();
 
   it("is small enough to commit", () => {
-    for (const name of ["model.json", "model.weights"]) expect(readFileSync(new URL(`../../insights/sentiment/${name}`, import.meta.url)).length).toBeLessThan(2 * 1024 * 1024);
+    for (const name of ["model.json", "model.weights"])
+      expect(readFileSync(new URL(`../../insights/sentiment/${name}`, import.meta.url)).length).toBeLessThan(2 * 1024 * 1024);
   });
 
   it("is what training on the training parts with its settings gives, weight for weight", () => {
@@ -110,25 +132,35 @@ describe("the committed model (insights/sentiment/model.json and model.weights)"
 });
 
 /** The polarity each aspect mention of `text` gets in the insights (the models combined). */
-const mentionsOf = async (text: string) => Object.fromEntries((await reviewMentions([{ text }], "combined"))[0]!.map((m) => [m.aspect, m.polarity]));
+const mentionsOf = async (text: string) =>
+  Object.fromEntries((await reviewMentions([{ text }], "combined"))[0]!.map((m) => [m.aspect, m.polarity]));
 
 describe("this business's reviews, where the rules went wrong", async () => {
   it("reads the pest problem as the reason for the call, not a complaint", async () => {
     expect(await mentionsOf("Marco and Jake came out together for a roof rat problem.")).not.toHaveProperty("effectiveness", "negative");
-    expect(await mentionsOf("Marco trapped the rats in our attic and sealed up the house before the holidays.")).not.toHaveProperty("thoroughness", "negative");
+    expect(await mentionsOf("Marco trapped the rats in our attic and sealed up the house before the holidays.")).not.toHaveProperty(
+      "thoroughness",
+      "negative",
+    );
   });
 
   it("files a mention under the aspect it is about, or none", async () => {
     expect(await mentionsOf("Our dental office had a cockroach issue (not a great look for patients).")).not.toHaveProperty("scheduling");
-    expect(await mentionsOf("A raccoon family moved in under our deck and the dog was going nuts every night.")).not.toHaveProperty("safety");
-    expect(await mentionsOf("Argentine ants coming in through the kitchen window every single time it rains.")).not.toHaveProperty("punctuality");
+    expect(await mentionsOf("A raccoon family moved in under our deck and the dog was going nuts every night.")).not.toHaveProperty(
+      "safety",
+    );
+    expect(await mentionsOf("Argentine ants coming in through the kitchen window every single time it rains.")).not.toHaveProperty(
+      "punctuality",
+    );
   });
 
   it("reads praise and complaints that carry no opinion word", async () => {
     expect(await mentionsOf("No bugs after the follow up.")).toMatchObject({ follow_up: "positive" });
     expect(await mentionsOf("The quote was $650 and the final bill was $820.")).toHaveProperty("price", "negative");
     expect(await mentionsOf("Dana was great but the office rescheduled me twice.")).toMatchObject({ scheduling: "negative" });
-    expect(await mentionsOf("But the office rescheduled me twice, once the day before and once the morning of.")).toMatchObject({ scheduling: "negative" });
+    expect(await mentionsOf("But the office rescheduled me twice, once the day before and once the morning of.")).toMatchObject({
+      scheduling: "negative",
+    });
     // An arrival notice is punctuality's (issue 24), not explaining the treatment's.
     expect(await mentionsOf("A heads up would have been nice.")).toMatchObject({ punctuality: "negative" });
   });
