@@ -227,6 +227,7 @@ const WITHHELD = new RegExp(
     String.raw`can't tell|too (?:early|soon) to (?:tell|say))\b|^(?:too (?:early|soon) to (?:tell|say)|` +
     String.raw`hard to say)\b`,
 );
+const QUOTE_TOLD = /\b(?:(?:was|were|got|been) (?:quoted|estimated)|the (?:quote|estimate) (?:was|came to))\b/;
 const WORTH = /^(?:worth|worthwhile|fair|priceless|reasonable|justified|deal|value|bargain)$/;
 
 export function overruled(analysis: Analysis, last: number, { own, conceded }: Reading): Polarity | undefined {
@@ -239,6 +240,11 @@ export function overruled(analysis: Analysis, last: number, { own, conceded }: R
   }
   // "Maybe the ants are gone, I don't know": a verdict withheld.
   if (WITHHELD.test(joined)) return "neutral";
+  // "The price I was quoted on the phone was $149.": a quote told as the story's set-up, one
+  // amount and no opinion (two amounts, or a "but", compare what was quoted with what was asked).
+  if (opinions.length === 0 && QUOTE_TOLD.test(joined) && (joined.match(/\$\d/g) ?? []).length === 1 && !/\bbut\b/.test(joined)) {
+    return "neutral";
+  }
   if (conceded <= -1 && own >= 0) return "negative";
   if (conceded >= 1 && own <= 0 && words.some((w, i) => i > last && WORTH.test(w.word))) return "positive";
   if (conceded >= 1 && own <= -1) return "negative";
