@@ -152,23 +152,8 @@ def main() -> None:
         held = np.array(folds[k])
         fit = np.array([i for j, f in enumerate(folds) if j != k for i in f])
         oof[held] = probabilities(train_head(x[fit], gold[fit]), x[held])
-    grid = [t / 20 for t in range(1, 20)]
-    best_head = max(grid, key=lambda t: micro(gold[train_idx], (oof[train_idx] >= t).astype(np.float32))[2])
-    best_sure = max(grid, key=lambda t: micro(gold[train_idx], np.maximum(terms[train_idx], oof[train_idx] >= t))[2])
-    best_reject = max(
-        [0.0] + grid[:8],
-        key=lambda t: micro(gold[train_idx], np.maximum(terms[train_idx] * (oof[train_idx] >= t), oof[train_idx] >= best_sure))[2],
-    )
     head = train_head(x[train_idx], gold[train_idx])
-    p = probabilities(head, x[val])
-    g, t = gold[val], terms[val]
-    variants = {
-        "terms": t,
-        f"head (p >= {best_head})": (p >= best_head).astype(np.float32),
-        f"terms + sure head (p >= {best_sure})": np.maximum(t, p >= best_sure),
-        f"terms - rejected (p < {best_reject}) + sure head": np.maximum(t * (p >= best_reject), p >= best_sure),
-    }
-    report(g, t, variants, int(val.sum()), len(train_idx), f"terms + sure head (p >= {best_sure})")
+    compare(gold[train_idx], terms[train_idx], oof[train_idx], gold[val], terms[val], probabilities(head, x[val]), len(train_idx))
 
 
 def finetuned(rows, gold, terms, val, train_idx, epochs: int) -> None:
@@ -178,24 +163,25 @@ def finetuned(rows, gold, terms, val, train_idx, epochs: int) -> None:
     dev, fit = np.array(order[: len(order) // 5]), np.array(order[len(order) // 5 :])
     texts = [r["text"] for r in rows]
     score = finetune([texts[i] for i in fit], gold[fit], epochs)
-    grid = [t / 20 for t in range(1, 20)]
-    p_dev = score([texts[i] for i in dev])
-    best_head = max(grid, key=lambda t: micro(gold[dev], (p_dev >= t).astype(np.float32))[2])
-    best_sure = max(grid, key=lambda t: micro(gold[dev], np.maximum(terms[dev], p_dev >= t))[2])
-    best_reject = max(
-        [0.0] + grid[:8], key=lambda t: micro(gold[dev], np.maximum(terms[dev] * (p_dev >= t), p_dev >= best_sure))[2]
-    )
+    print(f"fine-tuned {epochs} epochs on {len(fit)} sentences, thresholds on {len(dev)}")
     v = np.where(val)[0]
-    p = score([texts[i] for i in v])
-    g, t = gold[v], terms[v]
+    p_dev = score([texts[i] for i in dev])
+    compare(gold[dev], terms[dev], p_dev, gold[v], terms[v], score([texts[i] for i in v]), len(train_idx))
+
+
+def compare(g_dev, t_dev, p_dev, g, t, p, n_train: int) -> None:
+    """Thresholds chosen on the dev rows (best micro-F1), then each variant on validation."""
+    grid = [x / 20 for x in range(1, 20)]
+    best_head = max(grid, key=lambda x: micro(g_dev, (p_dev >= x).astype(np.float32))[2])
+    best_sure = max(grid, key=lambda x: micro(g_dev, np.maximum(t_dev, p_dev >= x))[2])
+    best_reject = max([0.0] + grid[:8], key=lambda x: micro(g_dev, np.maximum(t_dev * (p_dev >= x), p_dev >= best_sure))[2])
     variants = {
         "terms": t,
         f"head (p >= {best_head})": (p >= best_head).astype(np.float32),
         f"terms + sure head (p >= {best_sure})": np.maximum(t, p >= best_sure),
         f"terms - rejected (p < {best_reject}) + sure head": np.maximum(t * (p >= best_reject), p >= best_sure),
     }
-    print(f"fine-tuned {epochs} epochs on {len(fit)} sentences, thresholds on {len(dev)}")
-    report(g, t, variants, len(v), len(train_idx), f"terms + sure head (p >= {best_sure})")
+    report(g, t, variants, len(g), n_train, f"terms + sure head (p >= {best_sure})")
 
 
 def report(g, t, variants, n_val: int, n_train: int, union_name: str) -> None:
