@@ -35,6 +35,10 @@ try {
     for (const problem of error.problems) console.error(`  - ${formatProblem(problem)}`);
   } else if (error instanceof SettingsError) {
     console.error(error.message);
+  } else if ((error as Error | undefined)?.name === "ModelFileError") {
+    // A model file of the insights missing or damaged (ModelFileError in
+    // insights/sentiment/encoder/encoder.ts), met here or on a worker thread.
+    console.error(`build stopped: ${(error as Error).message}; dist/ was left as it was.`);
   } else {
     console.error("build failed:", error);
   }

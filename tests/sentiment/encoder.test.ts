@@ -30,6 +30,8 @@ describe("the encoder's files", () => {
     const files = await copies();
     files.model = new URL("./gone.onnx", files.model);
     await expect(Encoder.load(1, files)).rejects.toThrow(/gone\.onnx: missing/);
+    // The build prints a ModelFileError as its message alone (build/index.ts).
+    await expect(Encoder.load(1, files)).rejects.toMatchObject({ name: "ModelFileError" });
   });
 
   it("refuse a damaged model file, naming it, before onnxruntime reads it", async () => {
@@ -38,6 +40,7 @@ describe("the encoder's files", () => {
     bytes[bytes.length >> 1]! ^= 0xff;
     await writeFile(files.model, bytes);
     await expect(Encoder.load(1, files)).rejects.toThrow(/model\.onnx: damaged or not this encoder's/);
+    await expect(Encoder.load(1, files)).rejects.toMatchObject({ name: "ModelFileError" });
   });
 
   it("refuse an encoder.json that does not say what the model needs, naming the field", async () => {

@@ -43,22 +43,34 @@ export interface EncoderJudgement {
 
 const path = (file: URL) => fileURLToPath(file);
 
+/**
+ * One of the encoder's files missing or not the committed one: the build stops with this line
+ * alone. Named by an own property, which survives the trip from a worker thread.
+ */
+export class ModelFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelFileError";
+  }
+}
+
 /** encoder.json, checked. */
 export function readManifest(file: URL = ENCODER_FILES.manifest): EncoderManifest {
-  if (!existsSync(file)) throw new Error(`${path(file)}: missing; the encoder's files come with the repository (eval/encoder/export.py)`);
+  if (!existsSync(file))
+    throw new ModelFileError(`${path(file)}: missing; the encoder's files come with the repository (eval/encoder/export.py)`);
   const parsed = Manifest.safeParse(JSON.parse(readFileSync(file, "utf8")));
   if (!parsed.success)
-    throw new Error(`${path(file)}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ")}`);
+    throw new ModelFileError(`${path(file)}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ")}`);
   return parsed.data;
 }
 
 /** The model's bytes, refused unless they are the ones encoder.json names. */
 export function readModel(manifest: EncoderManifest, file: URL = ENCODER_FILES.model): Uint8Array {
-  if (!existsSync(file)) throw new Error(`${path(file)}: missing; restore it from git (git checkout -- ${path(file)})`);
+  if (!existsSync(file)) throw new ModelFileError(`${path(file)}: missing; restore it from git (git checkout -- ${path(file)})`);
   const bytes = readFileSync(file);
   const sha = createHash("sha256").update(bytes).digest("hex");
   if (sha !== manifest.sha256)
-    throw new Error(
+    throw new ModelFileError(
       `${path(file)}: damaged or not this encoder's (SHA-256 ${sha.slice(0, 12)}…, encoder.json says ${manifest.sha256.slice(0, 12)}…); ` +
         `restore it from git, or export it again with eval/encoder/export.py`,
     );
@@ -80,7 +92,7 @@ export class Encoder {
   static async load(threads = 1, files = ENCODER_FILES): Promise<Encoder> {
     const manifest = readManifest(files.manifest);
     const bytes = readModel(manifest, files.model);
-    if (!existsSync(files.vocab)) throw new Error(`${path(files.vocab)}: missing; restore it from git`);
+    if (!existsSync(files.vocab)) throw new ModelFileError(`${path(files.vocab)}: missing; restore it from git`);
     const ort = await import("onnxruntime-node");
     const session = await ort.InferenceSession.create(bytes, {
       intraOpNumThreads: threads,
