@@ -28,6 +28,8 @@ const PLAN = new RegExp(
     String.raw`going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|` +
     String.raw`scheduled (?:for|to))(?: |$)`,
 );
+/** Whether a sentence tells a plan: "is already on my calendar", "next visit is", "waiting on them to". */
+export const tellsPlan = (joined: string) => PLAN.test(joined);
 const HEDGE = new RegExp(
   String.raw`(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|` +
     String.raw`too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)`,
@@ -228,7 +230,7 @@ export function readTarget(
     add("sentence:hedged");
     add(`sentence:hedged|${engine}`);
   }
-  if (PLAN.test(joined)) {
+  if (tellsPlan(joined)) {
     add("sentence:plan");
     add(`sentence:plan|${engine}`);
     if (rating !== undefined) add(`sentence:plan|stars:${band(rating)}`);

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { endianness } from "node:os";
 import { clause, clauseEnd, contrastAfter, endOf } from "./clauses.ts";
 import { analyse, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
-import { readTarget, type Features, type FeatureSink, type Reading } from "./features.ts";
+import { readTarget, tellsPlan, type Features, type FeatureSink, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
 export const CLASSES: readonly Polarity[] = POLARITIES;
@@ -228,6 +228,7 @@ const WITHHELD = new RegExp(
     String.raw`hard to say)\b`,
 );
 const QUOTE_TOLD = /\b(?:(?:was|were|got|been) (?:quoted|estimated)|the (?:quote|estimate) (?:was|came to))\b/;
+const quoteTold = (joined: string) => QUOTE_TOLD.test(joined) && joined.match(/\$\d/g)?.length === 1 && !/\bbut\b/.test(joined);
 const WORTH = /^(?:worth|worthwhile|fair|priceless|reasonable|justified|deal|value|bargain)$/;
 
 export function overruled(analysis: Analysis, last: number, { own, conceded }: Reading): Polarity | undefined {
@@ -240,11 +241,10 @@ export function overruled(analysis: Analysis, last: number, { own, conceded }: R
   }
   // "Maybe the ants are gone, I don't know": a verdict withheld.
   if (WITHHELD.test(joined)) return "neutral";
-  // "The price I was quoted on the phone was $149.": a quote told as the story's set-up, one
-  // amount and no opinion (two amounts, or a "but", compare what was quoted with what was asked).
-  if (opinions.length === 0 && QUOTE_TOLD.test(joined) && (joined.match(/\$\d/g) ?? []).length === 1 && !/\bbut\b/.test(joined)) {
-    return "neutral";
-  }
+  // A set-up told as a fact, with no opinion: a plan ("The warranty check is already on my
+  // calendar.") or a quote of one amount ("The price I was quoted on the phone was $149."; two
+  // amounts, or a "but", compare what was quoted with what was asked).
+  if (opinions.length === 0 && (tellsPlan(joined) || quoteTold(joined))) return "neutral";
   if (conceded <= -1 && own >= 0) return "negative";
   if (conceded >= 1 && own <= 0 && words.some((w, i) => i > last && WORTH.test(w.word))) return "positive";
   if (conceded >= 1 && own <= -1) return "negative";

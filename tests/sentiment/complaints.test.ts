@@ -89,9 +89,10 @@ describe("complaints an owner must not miss", () => {
   });
 
   it("reads neutral set-ups and plans as no complaint", () => {
-    // A plan in a five-star review: neutral to the reader who wrote this test; the encoder reads
-    // it as praise (docs/insights-method.md lists it among the calls the models get wrong).
-    expect(aspectsOf("The warranty check is already on my calendar.")).not.toMatchObject({ follow_up: "negative" });
+    // A plan in a five-star review, told with no opinion: neutral (the encoder alone read it as praise).
+    expect(aspectsOf("The warranty check is already on my calendar.")).toEqual({ follow_up: "neutral" });
+    // "Probably get what you pay for but worth mentioning." says nothing of the price's worth.
+    expect(aspectsOf("worth mentioning")).toEqual({});
     // "When I called, all they said was that 'results vary…'" (1 star) is no praise of the results.
     expect(aspectsOf("results vary with nearby water sources")).not.toMatchObject({ effectiveness: "positive" });
   });
