@@ -10,6 +10,9 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import type { Polarity } from "../insights/sentiment/engine.ts";
+import { availableParallelism } from "node:os";
+import { ASPECT_HEAD_FILES, AspectHead, AspectHeadManifest } from "../insights/sentiment/encoder/aspect-head.ts";
+import { readManifest } from "../insights/sentiment/encoder/encoder.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
 import { inValidation } from "./sets.ts";
 
@@ -90,6 +93,47 @@ async function main() {
       );
     }
   }
+  const { thresholds } = readManifest(ASPECT_HEAD_FILES.manifest, AspectHeadManifest);
+  console.log(`\nvalidation, with the aspect head in Node (sure: p >= ${thresholds.sure}, rejected: p < ${thresholds.reject})`);
+  console.log("| aspects found by | recall | precision |");
+  console.log("|---|---:|---:|");
+  for (const [name, v] of Object.entries(await headVariants(set, found))) {
+    console.log(`| ${name} | ${pct(v.right, v.labelled)} | ${pct(v.right, v.found)} |`);
+  }
+}
+
+/**
+ * The aspect head run in Node (insights/sentiment/encoder/aspect-head.ts) on the validation part,
+ * with the terms: its sure aspects added, and the terms' matches it rejects dropped.
+ */
+export async function headVariants(set: readonly Labelled[], found: readonly { aspect: string }[][]): Promise<Record<string, Variant>> {
+  const head = await AspectHead.load(availableParallelism());
+  const { aspects, thresholds } = head.manifest;
+  const variants: Record<string, Variant> = { terms: variant(), "terms + sure head": variant(), "terms - rejected + sure head": variant() };
+  for (const [i, s] of set.entries()) {
+    if (!inValidation(s.text)) continue;
+    const p = await head.probabilities(s.text);
+    const terms = new Set(found[i]!.map((m) => m.aspect));
+    const sure = new Set(aspects.filter((_, k) => p[k]! >= thresholds.sure));
+    const kept = new Set([...terms].filter((a) => p[aspects.indexOf(a)]! >= thresholds.reject));
+    const labelled = Object.keys(s.aspects);
+    count(variants.terms!, labelled, terms);
+    count(variants["terms + sure head"]!, labelled, new Set([...terms, ...sure]));
+    count(variants["terms - rejected + sure head"]!, labelled, new Set([...kept, ...sure]));
+  }
+  return variants;
+}
+
+interface Variant {
+  labelled: number;
+  found: number;
+  right: number;
+}
+const variant = (): Variant => ({ labelled: 0, found: 0, right: 0 });
+function count(v: Variant, labelled: readonly string[], got: ReadonlySet<string>): void {
+  v.labelled += labelled.length;
+  v.found += got.size;
+  v.right += labelled.filter((a) => got.has(a)).length;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

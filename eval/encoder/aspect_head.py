@@ -89,7 +89,7 @@ def micro(gold: np.ndarray, got: np.ndarray) -> tuple[float, float, float]:
 
 
 def finetune(texts: list[str], y: np.ndarray, epochs: int, seed: int = 13):
-    """The encoder fine-tuned with the head (binary cross-entropy per aspect); returns a scorer."""
+    """The encoder fine-tuned with the head (binary cross-entropy per aspect): a scorer, and the two."""
     from transformers import BertModel
 
     torch.manual_seed(seed)
@@ -123,7 +123,7 @@ def finetune(texts: list[str], y: np.ndarray, epochs: int, seed: int = 13):
         with torch.no_grad():
             return np.concatenate([torch.sigmoid(forward(batch_texts[i : i + 64])).numpy() for i in range(0, len(batch_texts), 64)])
 
-    return score
+    return score, encoder, head
 
 
 def main() -> None:
@@ -131,16 +131,21 @@ def main() -> None:
     parser.add_argument("--found", required=True, help="the terms' aspects per sentence id (eval/aspects.ts --dump)")
     parser.add_argument("--finetune", type=int, default=0, help="fine-tune the encoder for this many epochs (0: frozen)")
     args = parser.parse_args()
+    run(args.found, args.finetune)
+
+
+def run(found_file: str, epochs: int):
+    """The experiment; with `epochs`, the fine-tuned head and its thresholds are returned too."""
     rows = []
     for path in sorted(glob.glob(os.path.join(HERE, "..", "sets", "aspects", "*.jsonl"))):
         rows += [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
-    found = json.load(open(args.found, encoding="utf-8"))
+    found = json.load(open(found_file, encoding="utf-8"))
     gold = np.array([[1.0 if a in r["aspects"] else 0.0 for a in ASPECTS] for r in rows], dtype=np.float32)
     terms = np.array([[1.0 if a in found[r["id"]] else 0.0 for a in ASPECTS] for r in rows], dtype=np.float32)
     val = np.array([in_validation(r["text"]) for r in rows])
     train_idx = np.where(~val)[0]
-    if args.finetune:
-        return finetuned(rows, gold, terms, val, train_idx, args.finetune)
+    if epochs:
+        return rows, val, finetuned(rows, gold, terms, val, train_idx, epochs)
     x = embed([r["text"] for r in rows]).astype(np.float32)
     # Thresholds by 5-fold cross-validation on the training part only.
     random.seed(13)
@@ -156,17 +161,18 @@ def main() -> None:
     compare(gold[train_idx], terms[train_idx], oof[train_idx], gold[val], terms[val], probabilities(head, x[val]), len(train_idx))
 
 
-def finetuned(rows, gold, terms, val, train_idx, epochs: int) -> None:
+def finetuned(rows, gold, terms, val, train_idx, epochs: int) -> dict:
     """Fine-tuned on four fifths of the training part; the thresholds chosen on the fifth left."""
     order = list(train_idx)
     random.Random(13).shuffle(order)
     dev, fit = np.array(order[: len(order) // 5]), np.array(order[len(order) // 5 :])
     texts = [r["text"] for r in rows]
-    score = finetune([texts[i] for i in fit], gold[fit], epochs)
+    score, encoder, head = finetune([texts[i] for i in fit], gold[fit], epochs)
     print(f"fine-tuned {epochs} epochs on {len(fit)} sentences, thresholds on {len(dev)}")
     v = np.where(val)[0]
     p_dev = score([texts[i] for i in dev])
-    compare(gold[dev], terms[dev], p_dev, gold[v], terms[v], score([texts[i] for i in v]), len(train_idx))
+    sure, reject = compare(gold[dev], terms[dev], p_dev, gold[v], terms[v], score([texts[i] for i in v]), len(train_idx))
+    return {"encoder": encoder, "head": head, "sure": sure, "reject": reject, "fit": len(fit), "dev": len(dev), "epochs": epochs}
 
 
 def compare(g_dev, t_dev, p_dev, g, t, p, n_train: int) -> None:
@@ -182,6 +188,7 @@ def compare(g_dev, t_dev, p_dev, g, t, p, n_train: int) -> None:
         f"terms - rejected (p < {best_reject}) + sure head": np.maximum(t * (p >= best_reject), p >= best_sure),
     }
     report(g, t, variants, len(g), n_train, f"terms + sure head (p >= {best_sure})")
+    return best_sure, best_reject
 
 
 def report(g, t, variants, n_val: int, n_train: int, union_name: str) -> None:

@@ -39,7 +39,7 @@ describe("the encoder's files", () => {
     const bytes = (await import("node:fs")).readFileSync(files.model);
     bytes[bytes.length >> 1]! ^= 0xff;
     await writeFile(files.model, bytes);
-    await expect(Encoder.load(1, files)).rejects.toThrow(/model\.onnx: damaged or not this encoder's/);
+    await expect(Encoder.load(1, files)).rejects.toThrow(/model\.onnx: damaged or not the one its manifest names/);
     await expect(Encoder.load(1, files)).rejects.toMatchObject({ name: "ModelFileError" });
   });
 

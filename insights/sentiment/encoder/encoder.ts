@@ -54,31 +54,39 @@ export class ModelFileError extends Error {
   }
 }
 
-/** encoder.json, checked. */
-export function readManifest(file: URL = ENCODER_FILES.manifest): EncoderManifest {
-  if (!existsSync(file))
-    throw new ModelFileError(`${path(file)}: missing; the encoder's files come with the repository (eval/encoder/export.py)`);
-  const parsed = Manifest.safeParse(JSON.parse(readFileSync(file, "utf8")));
+/** A manifest (encoder.json, aspect-head.json), checked against its schema. */
+export function readManifest<T extends z.ZodType = typeof Manifest>(file: URL = ENCODER_FILES.manifest, schema?: T): z.infer<T> {
+  if (!existsSync(file)) throw new ModelFileError(`${path(file)}: missing; the model files come with the repository (eval/encoder/)`);
+  const parsed = (schema ?? Manifest).safeParse(JSON.parse(readFileSync(file, "utf8")));
   if (!parsed.success)
     throw new ModelFileError(`${path(file)}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ")}`);
-  return parsed.data;
+  return parsed.data as z.infer<T>;
 }
 
-/** The model's bytes, refused unless they are the ones encoder.json names. */
-export function readModel(manifest: EncoderManifest, file: URL = ENCODER_FILES.model): Uint8Array {
+/** The model's bytes, refused unless they are the ones its manifest names. */
+export function readModel(manifest: { sha256: string }, file: URL = ENCODER_FILES.model): Uint8Array {
   if (!existsSync(file)) throw new ModelFileError(`${path(file)}: missing; restore it from git (git checkout -- ${path(file)})`);
   const bytes = readFileSync(file);
   const sha = createHash("sha256").update(bytes).digest("hex");
   if (sha !== manifest.sha256)
     throw new ModelFileError(
-      `${path(file)}: damaged or not this encoder's (SHA-256 ${sha.slice(0, 12)}…, encoder.json says ${manifest.sha256.slice(0, 12)}…); ` +
-        `restore it from git, or export it again with eval/encoder/export.py`,
+      `${path(file)}: damaged or not the one its manifest names (SHA-256 ${sha.slice(0, 12)}…, the manifest says ` +
+        `${manifest.sha256.slice(0, 12)}…); restore it from git, or export it again (eval/encoder/)`,
     );
   return bytes;
 }
 
-type Ort = typeof import("onnxruntime-node");
-type Session = Awaited<ReturnType<Ort["InferenceSession"]["create"]>>;
+export type Ort = typeof import("onnxruntime-node");
+export type Session = Awaited<ReturnType<Ort["InferenceSession"]["create"]>>;
+
+/** onnxruntime, imported when first asked for, and a session of the model's bytes on `threads`. */
+export async function sessionOf(bytes: Uint8Array, threads: number): Promise<[Ort, Session]> {
+  const ort = await import("onnxruntime-node");
+  return [
+    ort,
+    await ort.InferenceSession.create(bytes, { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" }),
+  ];
+}
 
 export class Encoder {
   private constructor(
@@ -93,12 +101,7 @@ export class Encoder {
     const manifest = readManifest(files.manifest);
     const bytes = readModel(manifest, files.model);
     if (!existsSync(files.vocab)) throw new ModelFileError(`${path(files.vocab)}: missing; restore it from git`);
-    const ort = await import("onnxruntime-node");
-    const session = await ort.InferenceSession.create(bytes, {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: "all",
-    });
+    const [ort, session] = await sessionOf(bytes, threads);
     const { input } = manifest;
     const settings: InputSettings = {
       maxLen: input.max_len,
