@@ -103,7 +103,10 @@ export const bandOf = (rating: number) => (rating <= 2 ? "1-2" : rating === 3 ? 
 export function draw(dist: string, seed: string, exclude: Set<string> = new Set(), stratified = false): Drawn[] {
   const insights = JSON.parse(readFileSync(join(dist, "insights.json"), "utf8")) as Insights;
   const reviews = new Map<string, { text: string; rating: number }>(
-    (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]).map((r) => [r.id, r]),
+    (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]).map((r) => [
+      r.id,
+      r,
+    ]),
   );
   const all = insights.aspects.flatMap((a) => a.evidence.map((e) => ({ aspect: a.id, ...e }))).filter((m) => !exclude.has(keyOf(m)));
   // Each mention gets a seeded random rank of its own (not a place in a shuffled list), so a change
@@ -113,20 +116,39 @@ export function draw(dist: string, seed: string, exclude: Set<string> = new Set(
   const ranked = all.map((m) => ({ m, r: rank(m) })).sort((a, b) => a.r - b.r || (keyOf(a.m) < keyOf(b.m) ? -1 : 1));
   const low = (m: (typeof all)[number]) => reviews.get(m.review_id)!.rating <= 3;
   const chosen = stratified
-    ? [...ranked.filter((x) => low(x.m)).slice(0, SIZE / 2), ...ranked.filter((x) => !low(x.m)).slice(0, SIZE / 2)].sort((a, b) => a.r - b.r || (keyOf(a.m) < keyOf(b.m) ? -1 : 1))
+    ? [...ranked.filter((x) => low(x.m)).slice(0, SIZE / 2), ...ranked.filter((x) => !low(x.m)).slice(0, SIZE / 2)].sort(
+        (a, b) => a.r - b.r || (keyOf(a.m) < keyOf(b.m) ? -1 : 1),
+      )
     : ranked.slice(0, SIZE);
   return chosen.map(({ m }, n) => {
     const review = reviews.get(m.review_id)!;
-    return { n: n + 1, review_id: m.review_id, rating: review.rating, aspect: m.aspect, polarity: m.polarity, quote: review.text.slice(m.from, m.to), from: m.from, to: m.to, text: review.text };
+    return {
+      n: n + 1,
+      review_id: m.review_id,
+      rating: review.rating,
+      aspect: m.aspect,
+      polarity: m.polarity,
+      quote: review.text.slice(m.from, m.to),
+      from: m.from,
+      to: m.to,
+      text: review.text,
+    };
   });
 }
 
 /** A scored round in lines: overall, by star band, by the judge's polarity. */
 export function auditReport(round: string, s: ReturnType<typeof scoreAudit>): string {
   const pct = (x: number, of: number) => (of ? `${Math.round((x / of) * 100)}%` : "-");
-  const lines = [`${round}: ${s.mentions} mentions: aspect right ${pct(s.aspect, 1)}, polarity right ${pct(s.polarity, 1)}, both right ${pct(s.both, 1)}`];
-  for (const [band, t] of Object.entries(s.bands)) if (t.mentions) lines.push(`  ${band} stars: ${t.mentions} mentions, aspect ${pct(t.aspect, t.mentions)}, polarity ${pct(t.polarity, t.mentions)}, both ${t.both}/${t.mentions} (${pct(t.both, t.mentions)})`);
-  for (const [p, t] of Object.entries(s.byPolarity)) lines.push(`  judged ${p}: ${t.agreed}/${t.judged} agreed (${pct(t.agreed, t.judged)})`);
+  const lines = [
+    `${round}: ${s.mentions} mentions: aspect right ${pct(s.aspect, 1)}, polarity right ${pct(s.polarity, 1)}, both right ${pct(s.both, 1)}`,
+  ];
+  for (const [band, t] of Object.entries(s.bands))
+    if (t.mentions)
+      lines.push(
+        `  ${band} stars: ${t.mentions} mentions, aspect ${pct(t.aspect, t.mentions)}, polarity ${pct(t.polarity, t.mentions)}, both ${t.both}/${t.mentions} (${pct(t.both, t.mentions)})`,
+      );
+  for (const [p, t] of Object.entries(s.byPolarity))
+    lines.push(`  judged ${p}: ${t.agreed}/${t.judged} agreed (${pct(t.agreed, t.judged)})`);
   return lines.join("\n");
 }
 
@@ -145,11 +167,15 @@ const recallSeed = (round: string) => ROUNDS[round]!.replace(/^audit-/, "recall-
 /** The reviews earlier rounds' recall checks drew. */
 function recalledBefore(round: string): Set<string> {
   const earlier = Object.keys(ROUNDS).slice(0, Object.keys(ROUNDS).indexOf(round)).filter(isStratified);
-  return new Set(earlier.flatMap((r) => readJsonl<{ review_id: string }>(here(`./audit/${r}/recall-reviews.jsonl`)).map((x) => x.review_id)));
+  return new Set(
+    earlier.flatMap((r) => readJsonl<{ review_id: string }>(here(`./audit/${r}/recall-reviews.jsonl`)).map((x) => x.review_id)),
+  );
 }
 
 export function drawRecall(dist: string, round: string): { n: number; review_id: string; rating: number; text: string }[] {
-  const reviews = (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]).filter((r) => !recalledBefore(round).has(r.id));
+  const reviews = (
+    JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]
+  ).filter((r) => !recalledBefore(round).has(r.id));
   const seed = recallSeed(round);
   return reviews
     .map((r) => ({ r, k: seededRandom(`${seed} ${r.id}`).next() }))
@@ -164,7 +190,23 @@ export function drawRecall(dist: string, round: string): { n: number; review_id:
  */
 export function scoreRecall(dist: string, judged: RecallJudged[]): { opinions: number; found: number; agreed: number } {
   const insights = JSON.parse(readFileSync(join(dist, "insights.json"), "utf8")) as Insights;
-  const texts = new Map((JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string }[]).map((r) => [r.id, r.text]));
+  const texts = new Map(
+    (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string }[]).map((r) => [r.id, r.text]),
+  );
+  return recallOf(judged, texts, (id, aspect, from, to) =>
+    insights.aspects.find((a) => a.id === aspect)?.evidence.find((e) => e.review_id === id && e.from < to && e.to > from),
+  );
+}
+
+/**
+ * The judged opinions a set of mentions holds: `held` gives the mention of the aspect over the
+ * opinion's words in that review, if any (and its polarity, when it has one).
+ */
+export function recallOf(
+  judged: RecallJudged[],
+  texts: ReadonlyMap<string, string>,
+  held: (reviewId: string, aspect: string, from: number, to: number) => { polarity?: string } | undefined,
+): { opinions: number; found: number; agreed: number } {
   let opinions = 0;
   let found = 0;
   let agreed = 0;
@@ -173,7 +215,7 @@ export function scoreRecall(dist: string, judged: RecallJudged[]): { opinions: n
     for (const o of j.opinions) {
       opinions++;
       const at = text.indexOf(o.words);
-      const m = insights.aspects.find((a) => a.id === o.aspect)?.evidence.find((e) => e.review_id === j.review_id && e.from < at + o.words.length && e.to > at);
+      const m = held(j.review_id, o.aspect, at, at + o.words.length);
       if (!m) continue;
       found++;
       if (m.polarity === o.polarity) agreed++;
@@ -187,7 +229,10 @@ export function recallLine(r: ReturnType<typeof scoreRecall>): string {
 }
 
 export function readJsonl<T>(file: URL): T[] {
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }
 
 /** Whether a round's draw is stratified by stars. */
@@ -208,11 +253,17 @@ export function scoreAudit(sample: Drawn[], judged: Judged[]) {
   let both = 0;
   // By the review's stars, and by the polarity the judge reads (where the aspect is right).
   const bands: Record<string, Tally> = Object.fromEntries(BANDS.map((b) => [b, { mentions: 0, aspect: 0, polarity: 0, both: 0 }]));
-  const byPolarity: Record<string, { judged: number; agreed: number }> = { positive: { judged: 0, agreed: 0 }, negative: { judged: 0, agreed: 0 }, neutral: { judged: 0, agreed: 0 } };
+  const byPolarity: Record<string, { judged: number; agreed: number }> = {
+    positive: { judged: 0, agreed: 0 },
+    negative: { judged: 0, agreed: 0 },
+    neutral: { judged: 0, agreed: 0 },
+  };
   for (const d of sample) {
     const j = byN.get(d.n);
     if (!j || j.review_id !== d.review_id || j.aspect !== d.aspect || j.from !== d.from || j.to !== d.to) {
-      throw new Error(`the round's judged.jsonl (eval/audit/ROUND/): mention ${d.n} (${d.review_id} ${d.aspect} ${d.from}-${d.to}) is not judged; draw and judge again`);
+      throw new Error(
+        `the round's judged.jsonl (eval/audit/ROUND/): mention ${d.n} (${d.review_id} ${d.aspect} ${d.from}-${d.to}) is not judged; draw and judge again`,
+      );
     }
     const polarityRight = j.polarity === d.polarity;
     if (j.aspect_right) aspect++;
@@ -228,7 +279,14 @@ export function scoreAudit(sample: Drawn[], judged: Judged[]) {
       byPolarity[j.polarity]!.agreed += polarityRight ? 1 : 0;
     }
   }
-  return { mentions: sample.length, aspect: aspect / sample.length, polarity: polarity / sample.length, both: both / sample.length, bands, byPolarity };
+  return {
+    mentions: sample.length,
+    aspect: aspect / sample.length,
+    polarity: polarity / sample.length,
+    both: both / sample.length,
+    bands,
+    byPolarity,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -241,11 +299,25 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (command === "draw") {
     // What the judge sees: the mention without the model's polarity.
     mkdirSync(here(`./audit/${round}/`), { recursive: true });
-    writeFileSync(here(`./audit/${round}/to-judge.jsonl`), draw(dist, seed, drawnBefore(round), isStratified(round)).map(({ polarity: _, ...d }) => JSON.stringify(d)).join("\n") + "\n");
-    if (isStratified(round)) writeFileSync(here(`./audit/${round}/recall-reviews.jsonl`), drawRecall(dist, round).map((r) => JSON.stringify(r)).join("\n") + "\n");
+    writeFileSync(
+      here(`./audit/${round}/to-judge.jsonl`),
+      draw(dist, seed, drawnBefore(round), isStratified(round))
+        .map(({ polarity: _, ...d }) => JSON.stringify(d))
+        .join("\n") + "\n",
+    );
+    if (isStratified(round))
+      writeFileSync(
+        here(`./audit/${round}/recall-reviews.jsonl`),
+        drawRecall(dist, round)
+          .map((r) => JSON.stringify(r))
+          .join("\n") + "\n",
+      );
     console.log(`eval/audit/${round}/to-judge.jsonl: ${SIZE} mentions drawn from ${dist}/insights.json (seed ${seed})`);
   } else {
-    const s = scoreAudit(draw(dist, seed, drawnBefore(round), isStratified(round)), readJsonl<Judged>(here(`./audit/${round}/judged.jsonl`)));
+    const s = scoreAudit(
+      draw(dist, seed, drawnBefore(round), isStratified(round)),
+      readJsonl<Judged>(here(`./audit/${round}/judged.jsonl`)),
+    );
     console.log(auditReport(round, s));
     if (isStratified(round)) {
       console.log(recallLine(scoreRecall(dist, readJsonl<RecallJudged>(here(`./audit/${round}/recall-judged.jsonl`)))));

@@ -12,7 +12,7 @@ import type { Mention } from "../insights/sentiment/aspects.ts";
 import { AspectHead } from "../insights/sentiment/encoder/aspect-head.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
 import { sentences, type Span } from "../insights/sentiment/text.ts";
-import { readJsonl, type RecallJudged } from "./audit.ts";
+import { readJsonl, recallOf, type RecallJudged } from "./audit.ts";
 
 interface Review {
   id: string;
@@ -84,17 +84,10 @@ async function main() {
 
 function recall(judged: RecallJudged[], held: Map<string, Held[]>): { opinions: number; held: number } {
   const texts = new Map(reviews.map((r) => [r.id, r.text]));
-  let opinions = 0;
-  let found = 0;
-  for (const j of judged) {
-    const text = texts.get(j.review_id)!;
-    for (const o of j.opinions) {
-      opinions++;
-      const at = text.indexOf(o.words);
-      if (held.get(j.review_id)!.some((m) => m.aspect === o.aspect && m.span.from < at + o.words.length && m.span.to > at)) found++;
-    }
-  }
-  return { opinions, held: found };
+  const r = recallOf(judged, texts, (id, aspect, from, to) =>
+    held.get(id)!.some((m) => m.aspect === aspect && m.span.from < to && m.span.to > from) ? {} : undefined,
+  );
+  return { opinions: r.opinions, held: r.found };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

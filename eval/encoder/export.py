@@ -35,19 +35,20 @@ FIXTURES = os.path.join(ROOT, "tests", "fixtures", "encoder")
 RUN = os.path.join(HERE, "work", "runs", "main")
 
 
-def export_fp32(model, path: str) -> None:
+def export_fp32(model, path: str, sample=None, output: str = "logits") -> None:
+    """The model as ONNX (opset 17), its inputs the ids, mask and types of any batch and length."""
     model.eval()
-    ids = torch.tensor([[101, 1, 2023, 2, 102, 3976, 102]])
-    mask = torch.ones_like(ids)
-    types = torch.tensor([[0, 0, 0, 0, 0, 1, 1]])
+    if sample is None:
+        ids = torch.tensor([[101, 1, 2023, 2, 102, 3976, 102]])
+        sample = (ids, torch.ones_like(ids), torch.tensor([[0, 0, 0, 0, 0, 1, 1]]))
     axes = {0: "batch", 1: "tokens"}
     torch.onnx.export(
         model,
-        (ids, mask, types),
+        sample,
         path,
         input_names=["input_ids", "attention_mask", "token_type_ids"],
-        output_names=["logits"],
-        dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, "logits": {0: "batch"}},
+        output_names=[output],
+        dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, output: {0: "batch"}},
         opset_version=17,
         dynamo=False,
     )

@@ -28,7 +28,7 @@ import torch
 
 from aspect_head import ASPECTS, run
 from encoder_input import load_tokenizer
-from export import sha256
+from export import export_fp32, sha256
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -70,19 +70,10 @@ def main() -> None:
     tokenizer = load_tokenizer()
     os.makedirs(OUT, exist_ok=True)
     sample = inputs(tokenizer, "The tech was on time and the ants are gone.")
-    axes = {0: "batch", 1: "tokens"}
     with tempfile.TemporaryDirectory() as work:
         fp32 = os.path.join(work, "fp32.onnx")
-        torch.onnx.export(
-            model,
-            tuple(torch.tensor(sample[k]) for k in ("input_ids", "attention_mask", "token_type_ids")),
-            fp32,
-            input_names=["input_ids", "attention_mask", "token_type_ids"],
-            output_names=["probabilities"],
-            dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, "probabilities": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
+        tensors = tuple(torch.tensor(sample[k]) for k in ("input_ids", "attention_mask", "token_type_ids"))
+        export_fp32(model, fp32, tensors, "probabilities")
         int8 = os.path.join(OUT, "model.onnx")
         quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
         options = ort.SessionOptions()
