@@ -7,14 +7,14 @@
  * `-- --misses ASPECT` lists the validation sentences whose ASPECT the insights miss; `-- --dump
  * FILE` writes the aspects found in each sentence, by id (for eval/encoder/aspect_head.py).
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import type { Polarity } from "../insights/sentiment/engine.ts";
 import { availableParallelism } from "node:os";
 import { ASPECT_HEAD_FILES, AspectHead, AspectHeadManifest } from "../insights/sentiment/encoder/aspect-head.ts";
 import { readManifest } from "../insights/sentiment/encoder/encoder.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
-import { inValidation } from "./sets.ts";
+import { inValidation, readJsonl } from "./sets.ts";
 
 interface Labelled {
   id: string;
@@ -23,19 +23,13 @@ interface Labelled {
 }
 
 const DIR = new URL("./sets/aspects/", import.meta.url);
-const lines = (file: URL) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Labelled);
-
 export function readAspectSet(): Labelled[] {
   const files = readdirSync(DIR)
     .filter((f) => f.endsWith(".jsonl"))
     .sort();
   const ids = new Set(ASPECTS.map((a) => a.id));
   return files.flatMap((f) =>
-    lines(new URL(f, DIR)).map((s) => {
+    readJsonl<Labelled>(new URL(f, DIR)).map((s) => {
       const unknown = Object.keys(s.aspects).filter((a) => !ids.has(a));
       if (unknown.length) throw new Error(`eval/sets/aspects/${f}: ${s.id} names no aspect: ${unknown.join(", ")}`);
       return s;
@@ -108,14 +102,12 @@ async function main() {
  */
 export async function headVariants(set: readonly Labelled[], found: readonly { aspect: string }[][]): Promise<Record<string, Variant>> {
   const head = await AspectHead.load(availableParallelism());
-  const { aspects, thresholds } = head.manifest;
   const variants: Record<string, Variant> = { terms: variant(), "terms + sure head": variant(), "terms - rejected + sure head": variant() };
   for (const [i, s] of set.entries()) {
     if (!inValidation(s.text)) continue;
-    const p = await head.probabilities(s.text);
+    const { sure, rejected } = await head.read(s.text);
     const terms = new Set(found[i]!.map((m) => m.aspect));
-    const sure = new Set(aspects.filter((_, k) => p[k]! >= thresholds.sure));
-    const kept = new Set([...terms].filter((a) => p[aspects.indexOf(a)]! >= thresholds.reject));
+    const kept = new Set([...terms].filter((a) => !rejected.has(a)));
     const labelled = Object.keys(s.aspects);
     count(variants.terms!, labelled, terms);
     count(variants["terms + sure head"]!, labelled, new Set([...terms, ...sure]));

@@ -18,6 +18,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Insights } from "../insights/figures.ts";
 import { seededRandom } from "../build/synth/random.ts";
+import { readJsonl } from "./sets.ts";
+
+export { readJsonl };
 
 /**
  * Rounds 1-3 were read to improve the aspect terms and the model (and rounds 1-3 were drawn by an
@@ -226,13 +229,6 @@ export function recallOf(
 
 export function recallLine(r: ReturnType<typeof scoreRecall>): string {
   return `  recall over ${RECALL} reviews: ${r.found} of the ${r.opinions} opinions the judge reads (${Math.round((r.found / r.opinions) * 100)}%), ${r.agreed} with the judge's polarity`;
-}
-
-export function readJsonl<T>(file: URL): T[] {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
 }
 
 /** Whether a round's draw is stratified by stars. */

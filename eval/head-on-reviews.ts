@@ -6,63 +6,50 @@
  * mention of its aspect overlaps its words: a term's by its quote, an added one by its sentence.
  * `--list FILE` writes the added and dropped mentions, one JSON line each, for a blind reading.
  */
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Mention } from "../insights/sentiment/aspects.ts";
 import { AspectHead } from "../insights/sentiment/encoder/aspect-head.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
 import { sentences, type Span } from "../insights/sentiment/text.ts";
-import { readJsonl, recallOf, type RecallJudged } from "./audit.ts";
+import { recallOf, type RecallJudged } from "./audit.ts";
+import { ownReviews, readJsonl } from "./sets.ts";
 
-interface Review {
-  id: string;
-  rating: number;
-  text: string;
-  withdrawn?: unknown;
-}
-
-const dir = new URL("../data/reviews/", import.meta.url);
-const reviews: Review[] = readdirSync(dir)
-  .filter((f) => f.endsWith(".jsonl"))
-  .flatMap((f) => readJsonl<Review>(new URL(f, dir)))
-  .filter((r) => !r.withdrawn);
+const reviews = ownReviews().filter((r) => !r.withdrawn);
 
 /** A mention of an aspect over a span, as the head would leave the insights. */
 interface Held {
   aspect: string;
   span: Span;
-  by: "terms" | "head";
 }
 
 async function main() {
   const list = process.argv[2] === "--list" ? process.argv[3] : undefined;
   const head = await AspectHead.load(availableParallelism());
-  const { aspects, thresholds } = head.manifest;
   const found = await reviewMentions(reviews, "combined");
   const withTerms = new Map<string, Held[]>();
   const withHead = new Map<string, Held[]>();
   const addOnly = new Map<string, Held[]>();
-  const changes: { change: "added" | "dropped"; review_id: string; rating: number; aspect: string; sentence: string; p: number }[] = [];
+  const changes: { change: "added" | "dropped"; review_id: string; rating: number; aspect: string; sentence: string }[] = [];
   for (const [i, r] of reviews.entries()) {
-    const terms = found[i]!.map((m: Mention) => ({ aspect: m.aspect, span: m.quote, by: "terms" as const }));
+    const terms = found[i]!.map((m: Mention) => ({ aspect: m.aspect, span: m.quote }));
     withTerms.set(r.id, terms);
     const held: Held[] = [];
     const more: Held[] = [...terms];
     for (const s of sentences(r.text)) {
-      const part = r.text.slice(s.from, s.to);
-      const p = await head.probabilities(part);
+      const sentence = r.text.slice(s.from, s.to);
+      const { sure, rejected } = await head.read(sentence);
       const own = found[i]!.filter((m) => m.term.from >= s.from && m.term.to <= s.to);
       for (const m of own) {
-        const k = aspects.indexOf(m.aspect);
-        if (p[k]! >= thresholds.reject) held.push({ aspect: m.aspect, span: m.quote, by: "terms" });
-        else changes.push({ change: "dropped", review_id: r.id, rating: r.rating, aspect: m.aspect, sentence: part, p: p[k]! });
+        if (!rejected.has(m.aspect)) held.push({ aspect: m.aspect, span: m.quote });
+        else changes.push({ change: "dropped", review_id: r.id, rating: r.rating, aspect: m.aspect, sentence });
       }
-      aspects.forEach((aspect, k) => {
-        if (p[k]! < thresholds.sure || own.some((m) => m.aspect === aspect)) return;
-        held.push({ aspect, span: s, by: "head" });
-        more.push({ aspect, span: s, by: "head" });
-        changes.push({ change: "added", review_id: r.id, rating: r.rating, aspect, sentence: part, p: p[k]! });
-      });
+      for (const aspect of sure) {
+        if (own.some((m) => m.aspect === aspect)) continue;
+        held.push({ aspect, span: s });
+        more.push({ aspect, span: s });
+        changes.push({ change: "added", review_id: r.id, rating: r.rating, aspect, sentence });
+      }
     }
     withHead.set(r.id, held);
     addOnly.set(r.id, more);

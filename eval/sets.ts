@@ -30,9 +30,15 @@ export interface LabelledSet {
 
 const here = (path: string) => new URL(path, import.meta.url);
 
-export function readLabelled(file: string | URL): Labelled[] {
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Labelled);
+/** A JSON-lines file's records, blank lines aside. */
+export function readJsonl<T>(file: string | URL): T[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }
+
+export const readLabelled = (file: string | URL): Labelled[] => readJsonl<Labelled>(file);
 
 /** FNV-1a, 32 bits: a split that does not move when lines are added elsewhere in the file. */
 function hash(text: string): number {
@@ -44,7 +50,10 @@ function hash(text: string): number {
 /** Whether a text falls on the validation side of a split (a quarter of texts, by hash). */
 export const inValidation = (text: string) => hash(text) % 4 === 0;
 
-export function split(targets: Labelled[], alwaysValidation: (text: string) => boolean = () => false): { train: Labelled[]; validation: Labelled[] } {
+export function split(
+  targets: Labelled[],
+  alwaysValidation: (text: string) => boolean = () => false,
+): { train: Labelled[]; validation: Labelled[] } {
   const validation = (t: Labelled) => inValidation(t.text) || alwaysValidation(t.text);
   return { train: targets.filter((t) => !validation(t)), validation: targets.filter(validation) };
 }
@@ -59,14 +68,16 @@ function fromOwnReviews(): (text: string) => boolean {
   return (text) => texts.includes(text);
 }
 
-/** The texts of this business's reviews (data/reviews/). */
-function ownTexts(): string[] {
+/** This business's reviews as data/reviews/ holds them, withdrawn ones included. */
+export function ownReviews(): { id: string; rating: number; text: string; withdrawn?: unknown }[] {
   const dir = here("../data/reviews/");
   return readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
-    .flatMap((f) => readFileSync(new URL(f, dir), "utf8").split("\n").filter((l) => l.trim()))
-    .map((l) => (JSON.parse(l) as { text: string }).text);
+    .flatMap((f) => readJsonl<{ id: string; rating: number; text: string; withdrawn?: unknown }>(new URL(f, dir)));
 }
+
+/** The texts of this business's reviews. */
+const ownTexts = () => ownReviews().map((r) => r.text);
 
 /**
  * The sentences of a text that are close to a sentence of this business's reviews (the same words
@@ -95,7 +106,18 @@ export function nearCopies(): (text: string) => string[] {
 const WRITTEN = ["food-a", "food-b", "home", "local", "tech", "travel-retail"];
 
 /** Pest-control reviews written on 2026-11-27 by ten writers who read neither data/ nor any other set (eval/sets/pest-reviews/README.md). */
-const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing", "landlords-commercial", "idioms", "results", "step-by-step", "several-people", "updates"];
+const PEST_REVIEWS = [
+  "everyday",
+  "concessions",
+  "hard-cases",
+  "office-billing",
+  "landlords-commercial",
+  "idioms",
+  "results",
+  "step-by-step",
+  "several-people",
+  "updates",
+];
 
 /**
  * Held-out sets: pest-control reviews written on 2026-11-27 by three other writers who read
@@ -105,16 +127,27 @@ const PEST_REVIEWS = ["everyday", "concessions", "hard-cases", "office-billing",
  * only reports them.
  */
 export function heldOutSets(): { name: string; targets: Labelled[] }[] {
-  const writers2 = readdirSync(here("./sets/held-out/writers-2/")).filter((f) => f.endsWith(".jsonl")).sort();
+  const writers2 = readdirSync(here("./sets/held-out/writers-2/"))
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
   return [
-    ...["everyday", "detailed", "hard-cases", "laptops"].map((name) => ({ name: `held-out ${name}`, targets: readLabelled(here(`./sets/held-out/${name}.jsonl`)) })),
+    ...["everyday", "detailed", "hard-cases", "laptops"].map((name) => ({
+      name: `held-out ${name}`,
+      targets: readLabelled(here(`./sets/held-out/${name}.jsonl`)),
+    })),
     { name: "held-out writers-2", targets: writers2.flatMap((f) => readLabelled(here(`./sets/held-out/writers-2/${f}`))) },
   ];
 }
 
 /** A set written with its own split: `eval/NAME/train.jsonl` and `eval/NAME/validation.jsonl`. */
 function splitFiles(name: string, domain: LabelledSet["domain"], source: string): LabelledSet {
-  return { name, source: `${source}; eval/sets/${name}/`, domain, train: readLabelled(here(`./sets/${name}/train.jsonl`)), validation: readLabelled(here(`./sets/${name}/validation.jsonl`)) };
+  return {
+    name,
+    source: `${source}; eval/sets/${name}/`,
+    domain,
+    train: readLabelled(here(`./sets/${name}/train.jsonl`)),
+    validation: readLabelled(here(`./sets/${name}/validation.jsonl`)),
+  };
 }
 
 export function labelledSets(): LabelledSet[] {
@@ -126,13 +159,26 @@ export function labelledSets(): LabelledSet[] {
       train: readLabelled(here("./sets/mams/mams.train.jsonl")),
       validation: readLabelled(here("./sets/mams/mams.val.jsonl")),
     },
-    splitFiles("home-services", "home services", "written for this model: pest control and other home services, rich in neutral mentions and opposite polarities"),
-    splitFiles("aspect-terms", "home services", "written for this model: pest-control sentences whose targets are the insights' aspect terms"),
-    splitFiles("complaints", "home services", "written for this model: whole pest-control reviews with their stars, rich in complaints without stock words, concessions, clock times and labels, and neutral set-ups"),
+    splitFiles(
+      "home-services",
+      "home services",
+      "written for this model: pest control and other home services, rich in neutral mentions and opposite polarities",
+    ),
+    splitFiles(
+      "aspect-terms",
+      "home services",
+      "written for this model: pest-control sentences whose targets are the insights' aspect terms",
+    ),
+    splitFiles(
+      "complaints",
+      "home services",
+      "written for this model: whole pest-control reviews with their stars, rich in complaints without stock words, concessions, clock times and labels, and neutral set-ups",
+    ),
     splitFiles("lone", "several trades", "written for this model: one target per sentence in five domains, 40% neutral"),
     {
       name: "pest-control",
-      source: "hand-labelled pest-control sentences, the rule engine's development set; half are sentences of this business's reviews, always validation; eval/sets/pest-control/pest-control.jsonl",
+      source:
+        "hand-labelled pest-control sentences, the rule engine's development set; half are sentences of this business's reviews, always validation; eval/sets/pest-control/pest-control.jsonl",
       domain: "home services",
       ...split(readLabelled(here("./sets/pest-control/pest-control.jsonl")), fromOwnReviews()),
     },

@@ -47,6 +47,12 @@ def in_validation(text: str) -> bool:
     return fnv1a(text) % 4 == 0
 
 
+def mean_pool(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """The mean of the token states a sentence attends (its padding left out)."""
+    mask = attention_mask.unsqueeze(-1).float()
+    return (hidden * mask).sum(1) / mask.sum(1)
+
+
 def embed(texts: list[str]) -> np.ndarray:
     from transformers import BertModel
 
@@ -56,9 +62,7 @@ def embed(texts: list[str]) -> np.ndarray:
     with torch.no_grad():
         for i in range(0, len(texts), 64):
             batch = tokenizer(texts[i : i + 64], padding=True, truncation=True, max_length=128, return_tensors="pt")
-            hidden = model(**batch).last_hidden_state
-            mask = batch["attention_mask"].unsqueeze(-1).float()
-            pooled = (hidden * mask).sum(1) / mask.sum(1)
+            pooled = mean_pool(model(**batch).last_hidden_state, batch["attention_mask"])
             out.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
     return np.concatenate(out)
 
@@ -103,9 +107,7 @@ def finetune(texts: list[str], y: np.ndarray, epochs: int, seed: int = 13):
 
     def forward(batch_texts: list[str]) -> torch.Tensor:
         batch = tokenizer(batch_texts, padding=True, truncation=True, max_length=128, return_tensors="pt")
-        hidden = encoder(**batch).last_hidden_state
-        mask = batch["attention_mask"].unsqueeze(-1).float()
-        return head((hidden * mask).sum(1) / mask.sum(1))
+        return head(mean_pool(encoder(**batch).last_hidden_state, batch["attention_mask"]))
 
     order = list(range(len(texts)))
     for _ in range(epochs):

@@ -26,7 +26,7 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 import numpy as np
 import torch
 
-from aspect_head import ASPECTS, run
+from aspect_head import ASPECTS, mean_pool, run
 from encoder_input import load_tokenizer
 from export import export_fp32, sha256
 
@@ -47,8 +47,7 @@ class Exported(torch.nn.Module):
 
     def forward(self, input_ids, attention_mask, token_type_ids):
         hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).last_hidden_state
-        mask = attention_mask.unsqueeze(-1).float()
-        return torch.sigmoid(self.head((hidden * mask).sum(1) / mask.sum(1)))
+        return torch.sigmoid(self.head(mean_pool(hidden, attention_mask)))
 
 
 def inputs(tokenizer, text: str) -> dict[str, np.ndarray]:

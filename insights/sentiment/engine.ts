@@ -78,9 +78,18 @@ export interface Analysis {
   /** The words joined by single spaces: what phrases, hedges and plans are matched against. */
   joined: string;
   exclaimed: boolean;
+  /** The sentence tells a plan: "is already on my calendar", "next visit is", "waiting on them to". */
+  plan: boolean;
   question: boolean;
 }
 
+const PLAN = new RegExp(
+  String.raw`(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|` +
+    String.raw`our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|` +
+    String.raw`waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|` +
+    String.raw`going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|` +
+    String.raw`scheduled (?:for|to))(?: |$)`,
+);
 export function analyse(text: string, sentence: Span): Analysis {
   const words = tokens(text, sentence);
   const cuts = boundaries(words);
@@ -97,6 +106,7 @@ export function analyse(text: string, sentence: Span): Analysis {
     opinions,
     joined,
     exclaimed: words.some((w) => w.word === "!"),
+    plan: PLAN.test(joined),
     question: text.slice(sentence.from, sentence.to).trimEnd().endsWith("?"),
   };
 }

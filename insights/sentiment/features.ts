@@ -21,15 +21,6 @@ const PUNCTUATION = /^[!?,;:()\u2013\u2014-]+$/;
 /** A review's stars as the features name them. */
 const band = (rating: number) => (rating <= 2 ? "low" : rating === 3 ? "mid" : "high");
 
-const PLAN = new RegExp(
-  String.raw`(?:^| )(?:(?:is|are|was) (?:already |now )?(?:scheduled|booked|set|planned|on (?:my|the|` +
-    String.raw`our) (?:calendar|schedule))|next (?:visit|treatment|inspection|service|appointment) is|` +
-    String.raw`waiting (?:on|for) (?:them|him|her|the \w+) to|(?:is|are) (?:supposed|due|` +
-    String.raw`going) to (?:come|be back|check)|(?:will|'ll) (?:come|be) back (?:on|in|next)|` +
-    String.raw`scheduled (?:for|to))(?: |$)`,
-);
-/** Whether a sentence tells a plan: "is already on my calendar", "next visit is", "waiting on them to". */
-export const tellsPlan = (joined: string) => PLAN.test(joined);
 const HEDGE = new RegExp(
   String.raw`(?:^| )(?:maybe|perhaps|i don't know|i do not know|not sure|we'll see|we will see|i guess|` +
     String.raw`too early to (?:tell|say)|time will tell|hopefully|supposedly)(?: |$)`,
@@ -230,7 +221,7 @@ export function readTarget(
     add("sentence:hedged");
     add(`sentence:hedged|${engine}`);
   }
-  if (tellsPlan(joined)) {
+  if (analysis.plan) {
     add("sentence:plan");
     add(`sentence:plan|${engine}`);
     if (rating !== undefined) add(`sentence:plan|stars:${band(rating)}`);

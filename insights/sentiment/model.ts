@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { endianness } from "node:os";
 import { clause, clauseEnd, contrastAfter, endOf } from "./clauses.ts";
 import { analyse, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
-import { readTarget, tellsPlan, type Features, type FeatureSink, type Reading } from "./features.ts";
+import { readTarget, type Features, type FeatureSink, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
 export const CLASSES: readonly Polarity[] = POLARITIES;
@@ -244,7 +244,7 @@ export function overruled(analysis: Analysis, last: number, { own, conceded }: R
   // A set-up told as a fact, with no opinion: a plan ("The warranty check is already on my
   // calendar.") or a quote of one amount ("The price I was quoted on the phone was $149."; two
   // amounts, or a "but", compare what was quoted with what was asked).
-  if (opinions.length === 0 && (tellsPlan(joined) || quoteTold(joined))) return "neutral";
+  if (opinions.length === 0 && (analysis.plan || quoteTold(joined))) return "neutral";
   if (conceded <= -1 && own >= 0) return "negative";
   if (conceded >= 1 && own <= 0 && words.some((w, i) => i > last && WORTH.test(w.word))) return "positive";
   if (conceded >= 1 && own <= -1) return "negative";

@@ -12,12 +12,12 @@ import { describe, expect, it } from "vitest";
 import { ASPECT_HEAD_FILES, AspectHead } from "../../insights/sentiment/encoder/aspect-head.ts";
 import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { headVariants, readAspectSet } from "../../eval/aspects.ts";
+import { readJsonl } from "../../eval/sets.ts";
 import { tempDir } from "../../harness/data.ts";
 
-const fixture = (await readFile(new URL("../fixtures/aspect-head/probabilities.jsonl", import.meta.url), "utf8"))
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as { text: string; probabilities: number[] });
+const fixture = readJsonl<{ text: string; probabilities: number[] }>(
+  new URL("../fixtures/aspect-head/probabilities.jsonl", import.meta.url),
+);
 
 describe("the aspect head", () => {
   it("gives the probabilities Python's onnxruntime gave, sentence by sentence", async () => {

@@ -6,7 +6,7 @@
  * Measured on eval/sets/aspects/, not yet part of the build (docs/insights-method.md).
  */
 import { z } from "zod";
-import { ENCODER_FILES, readManifest, readModel, sessionOf, type Ort, type Session } from "./encoder.ts";
+import { ENCODER_FILES, readManifest, readModel, runOne, sessionOf, type Ort, type Session } from "./encoder.ts";
 import { WordPiece } from "./wordpiece.ts";
 
 export const ASPECT_HEAD_FILES = {
@@ -48,14 +48,20 @@ export class AspectHead {
 
   /** Each aspect's probability for the sentence, in `manifest.aspects`' order. */
   async probabilities(sentence: string): Promise<Float32Array> {
-    const { Tensor } = this.ort;
     const ids = this.ids(sentence);
-    const dims = [1, ids.length];
-    const result = await this.session.run({
-      input_ids: new Tensor("int64", BigInt64Array.from(ids, BigInt), dims),
-      attention_mask: new Tensor("int64", new BigInt64Array(ids.length).fill(1n), dims),
-      token_type_ids: new Tensor("int64", new BigInt64Array(ids.length), dims),
-    });
-    return result.probabilities!.data as Float32Array;
+    return runOne(this.ort, this.session, { ids, types: ids.map(() => 0) }, "probabilities");
+  }
+
+  /**
+   * The aspects the head is sure a sentence is about (probability at least `thresholds.sure`), and
+   * those it rejects (below `thresholds.reject`).
+   */
+  async read(sentence: string): Promise<{ sure: Set<string>; rejected: Set<string> }> {
+    const p = await this.probabilities(sentence);
+    const { aspects, thresholds } = this.manifest;
+    return {
+      sure: new Set(aspects.filter((_, k) => p[k]! >= thresholds.sure)),
+      rejected: new Set(aspects.filter((_, k) => p[k]! < thresholds.reject)),
+    };
   }
 }

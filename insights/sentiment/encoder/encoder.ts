@@ -79,6 +79,18 @@ export function readModel(manifest: { sha256: string }, file: URL = ENCODER_FILE
 export type Ort = typeof import("onnxruntime-node");
 export type Session = Awaited<ReturnType<Ort["InferenceSession"]["create"]>>;
 
+/** One input, alone (a batch of one, every token attended), through the session: its `output`. */
+export async function runOne(ort: Ort, session: Session, { ids, types }: Input, output: string): Promise<Float32Array> {
+  const { Tensor } = ort;
+  const dims = [1, ids.length];
+  const result = await session.run({
+    input_ids: new Tensor("int64", BigInt64Array.from(ids, BigInt), dims),
+    attention_mask: new Tensor("int64", new BigInt64Array(ids.length).fill(1n), dims),
+    token_type_ids: new Tensor("int64", BigInt64Array.from(types, BigInt), dims),
+  });
+  return result[output]!.data as Float32Array;
+}
+
 /** onnxruntime, imported when first asked for, and a session of the model's bytes on `threads`. */
 export async function sessionOf(bytes: Uint8Array, threads: number): Promise<[Ort, Session]> {
   const ort = await import("onnxruntime-node");
@@ -132,15 +144,8 @@ export class Encoder {
     return this.judgeInputs(targets.map((t) => this.input(t)));
   }
 
-  private async run({ ids, types }: Input): Promise<Float32Array> {
-    const { Tensor } = this.ort;
-    const dims = [1, ids.length];
-    const result = await this.session.run({
-      input_ids: new Tensor("int64", BigInt64Array.from(ids, BigInt), dims),
-      attention_mask: new Tensor("int64", new BigInt64Array(ids.length).fill(1n), dims),
-      token_type_ids: new Tensor("int64", BigInt64Array.from(types, BigInt), dims),
-    });
-    return result.logits!.data as Float32Array;
+  private async run(input: Input): Promise<Float32Array> {
+    return runOne(this.ort, this.session, input, "logits");
   }
 }
 
