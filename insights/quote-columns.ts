@@ -1,8 +1,8 @@
 /**
  * Quotes kept in columns: a month's part (build/outputs/months.ts) holds the clearest quote of each aspect
  * and polarity for each technician, service and town, thousands of them. As objects, reading
- * them back was most of the time a kept part took to deserialize; as a few typed arrays and two
- * strings, a third of it (docs/benchmarks.md, "What the code does for speed").
+ * them back was most of what deserializing a kept part cost; as a few typed arrays and two
+ * strings it is a small share (docs/benchmarks.md, "What the code does for speed").
  */
 import { POLARITIES, type Polarity } from "./sentiment/engine.ts";
 

@@ -14,7 +14,7 @@ export function checkedJson(file: string, schema: z.ZodType, value: unknown): Bu
 export function check(file: string, schema: z.ZodType, value: unknown): void {
   // The value is written as it is (the schema's parse would reorder members): only checked. Long
   // lists are checked at both ends: every item of one comes from the same line of code, and
-  // checking all 200,000 mention references at 100k reviews took half a second per build. A list
+  // checking every mention reference of a large build costs each build more than it could find. A list
   // kept as JSON text (core/json.ts) is written as it is kept.
   const checked = schema.safeParse(ends(value));
   if (!checked.success) throw new Error(`${file} does not match its published schema: ${z.prettifyError(checked.error).slice(0, 2000)}`);

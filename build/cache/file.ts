@@ -2,7 +2,7 @@
  * A cache part's file (build/cache/cache.ts): the length of its head (4 bytes), its head (v8.serialize
  * of its version, its value with each large byte array left out, and where they go), then those
  * byte arrays as they are. Serialized, a month's bytes (its JSON, its figures' JSON) were copied
- * into buffers that only the garbage collector frees: at a million reviews, 800 MB of them at once.
+ * into buffers that only the garbage collector frees: at a million reviews, hundreds of MB at once.
  */
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";

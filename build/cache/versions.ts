@@ -81,8 +81,8 @@ export async function modulesOf(entries: readonly string[]): Promise<Map<string,
 }
 
 /**
- * The versions of the code, kept in the compiled folder once computed (esbuild's bundling took a
- * tenth of a second of every build): that folder is made from the same files (scripts/build.mjs),
+ * The versions of the code, kept in the compiled folder once computed (esbuild's bundling would
+ * otherwise cost every build): that folder is made from the same files (scripts/build.mjs),
  * so they cannot differ while it stands. From source, computed at every build.
  */
 export async function codeVersions(): Promise<Versions> {

@@ -187,8 +187,8 @@ export async function loadData(
         // A line parsed by this build is its record; one seen before is parsed again, through the
         // schema unless the schema takes it as it is.
         const review = lines.parsed.get(i) ?? (lines.verbatim[i] ? (JSON.parse(texts[i]!) as Review) : Review.parse(JSON.parse(texts[i]!)));
-        // Handed over, not kept: a million records held here for the rest of the build were
-        // about 700 MB (asked for again, the line is read from its file).
+        // Handed over, not kept: held here for the rest of the build, a large data folder's records
+        // would stay in memory to its end (asked for again, the line is read from its file).
         lines.parsed.delete(i);
         out.push({ review, hash: lines.hashes[i]! });
       }

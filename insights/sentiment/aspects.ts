@@ -134,8 +134,8 @@ export function mentions(text: string, rating?: number, aspects: AspectDefinitio
 
 /**
  * Sentences already judged (with offsets from the sentence's start), in this thread: the oldest
- * forgotten past SENTENCES_KEPT. Each of the build's judging workers keeps its own; at 200,000
- * each grew to about 300 MB and the 1M build's peak near 2 GiB (docs/benchmarks.md).
+ * forgotten past SENTENCES_KEPT. Each of the build's judging workers keeps its own; a larger one
+ * pushed the 1M build's peak toward its 2 GiB limit (docs/benchmarks.md).
  */
 const SENTENCES = new Map<string, Mention[]>();
 export const SENTENCES_KEPT = 50_000;
