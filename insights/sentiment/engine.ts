@@ -265,3 +265,17 @@ function modified(words: Token[], o: Opinion, stops: (Cut | "phrase")[]): number
   if (negated) v *= after.startsWith("at all") || after.startsWith("whatsoever") ? -0.9 : -0.74;
   return v;
 }
+
+/**
+ * Whether the trade's own phrase for this verdict is what the target is said to be: the target,
+ * "is" or "was", then a domain phrase whose sign is the polarity decided ("$189 is on the high
+ * end", "the inspection was all clear"). The linear call stands there: the encoder, weighing the
+ * whole four-star review, read "$189 is on the high end though" as praise. Only this shape: a
+ * phrase anywhere beside the target moved as many validation targets the wrong way as the right.
+ */
+export function saidOf(analysis: Analysis, first: number, last: number, polarity: Polarity): boolean {
+  if (polarity === "neutral" || !COPULA.has(analysis.words[last + 1]?.word ?? "")) return false;
+  const sign = polarity === "positive" ? 1 : -1;
+  return analysis.opinions.some((o) => o.phrase && Math.sign(o.valence) === sign && o.first === last + 2);
+}
+const COPULA = new Set(["is", "was", "are", "were"]);

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { endianness } from "node:os";
 import { clause, clauseEnd, contrastAfter, endOf } from "./clauses.ts";
-import { analyse, POLARITIES, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
+import { analyse, POLARITIES, saidOf, targetTokens, type Analysis, type Judgement, type Polarity } from "./engine.ts";
 import { readTarget, type Features, type FeatureSink, type Reading } from "./features.ts";
 import { sentenceAt, type Span } from "./text.ts";
 
@@ -201,7 +201,7 @@ export function classifyIn(
   // verdict ("pushy", "on time": the encoder, trained on targets that name a thing, read "Super
   // pushy." as praise). Elsewhere the encoder judges too (encoder/judge.ts).
   const inside = analysis.opinions.some((o) => o.first >= first && o.last <= last);
-  const settled = overruledBy !== undefined || best! - second! >= KEEP_LINEAR || inside;
+  const settled = overruledBy !== undefined || best! - second! >= KEEP_LINEAR || inside || saidOf(analysis, first, last, polarity);
   return {
     polarity,
     score: s[0]! - s[1]!,
