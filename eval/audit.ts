@@ -4,6 +4,8 @@
  *
  *   npx tsx eval/audit.ts draw ROUND [DIST]   writes eval/audit/ROUND/to-judge.jsonl (the mentions, without their polarity)
  *   npx tsx eval/audit.ts score ROUND [DIST]  scores eval/audit/ROUND/judged.jsonl against a fresh draw from DIST
+ *   npx tsx eval/audit.ts recall ROUND [DIST] a recall check alone: writes eval/audit/ROUND/recall-reviews.jsonl,
+ *                                             or, once recall-judged.jsonl is beside it, scores it
  *
  * Each round has its own seed (ROUNDS) and leaves out the mentions earlier rounds drew: a new
  * round is a fresh sample of mentions nobody has read while improving the model.
@@ -14,7 +16,7 @@
  * depends on the aspect terms, not on the model, so a retrained model is scored on the same
  * judgements; a drawn mention that no longer matches its judgement is an error, not a skip.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Insights } from "../insights/figures.ts";
 import { seededRandom } from "../build/synth/random.ts";
@@ -37,6 +39,7 @@ export const ROUNDS: Record<string, string> = {
   "round-8": "audit-8-2026-11-26",
   "round-9": "audit-9-2026-11-26",
   "round-10": "audit-10-2026-11-27",
+  "round-11": "audit-11-2026-11-29",
 };
 
 /**
@@ -90,7 +93,8 @@ export interface Judged {
 /** The mentions earlier rounds drew (they were read while improving the model), by review, aspect and quote. */
 export function drawnBefore(round: string): Set<string> {
   const earlier = Object.keys(ROUNDS).slice(0, Object.keys(ROUNDS).indexOf(round));
-  return new Set(earlier.flatMap((r) => readJsonl<Drawn>(here(`./audit/${r}/to-judge.jsonl`)).map(keyOf)));
+  const drawn = earlier.filter((r) => existsSync(here(`./audit/${r}/to-judge.jsonl`))); // a recall check alone draws no mentions
+  return new Set(drawn.flatMap((r) => readJsonl<Drawn>(here(`./audit/${r}/to-judge.jsonl`)).map(keyOf)));
 }
 
 const keyOf = (m: { review_id: string; aspect: string; from: number; to: number }) => `${m.review_id} ${m.aspect} ${m.from} ${m.to}`;
@@ -288,11 +292,19 @@ export function scoreAudit(sample: Drawn[], judged: Judged[]) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [command, round = "", dist = "dist"] = process.argv.slice(2);
   const seed = ROUNDS[round];
-  if (!seed || (command !== "draw" && command !== "score")) {
-    console.error(`usage: npx tsx eval/audit.ts draw|score ${Object.keys(ROUNDS).join("|")} [DIST]`);
+  if (!seed || !["draw", "score", "recall"].includes(command!)) {
+    console.error(`usage: npx tsx eval/audit.ts draw|score|recall ${Object.keys(ROUNDS).join("|")} [DIST]`);
     process.exit(2);
   }
-  if (command === "draw") {
+  const judgedRecall = here(`./audit/${round}/recall-judged.jsonl`);
+  if (command === "recall" && existsSync(judgedRecall)) {
+    console.log(recallLine(scoreRecall(dist, readJsonl<RecallJudged>(judgedRecall))));
+  } else if (command === "recall") {
+    mkdirSync(here(`./audit/${round}/`), { recursive: true });
+    const reviews = drawRecall(dist, round);
+    writeFileSync(here(`./audit/${round}/recall-reviews.jsonl`), reviews.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    console.log(`eval/audit/${round}/recall-reviews.jsonl: ${reviews.length} reviews no earlier check read (seed ${recallSeed(round)})`);
+  } else if (command === "draw") {
     // What the judge sees: the mention without the model's polarity.
     mkdirSync(here(`./audit/${round}/`), { recursive: true });
     writeFileSync(

@@ -2,7 +2,7 @@
  * `npx tsx eval/head-on-reviews.ts [--list FILE]`: what the aspect head (eval/aspects.ts's
  * variants) would change in this business's insights, before it is part of the build: the term
  * mentions it would drop, the sentences' aspects it would add, and the recall checks of the audit
- * rounds 7 and 10 (docs/audit.md) with and without it. An opinion a judge read is held when a
+ * rounds 7, 10 and 11 (docs/audit.md) with and without it. An opinion a judge read is held when a
  * mention of its aspect overlaps its words: a term's by its quote, an added one by its sentence.
  * `--list FILE` writes the added and dropped mentions, one JSON line each, for a blind reading.
  */
@@ -58,7 +58,7 @@ async function main() {
   const dropped = changes.filter((c) => c.change === "dropped");
   const terms = [...withTerms.values()].reduce((n, x) => n + x.length, 0);
   console.log(`${reviews.length} reviews, ${terms} term mentions: the head would add ${added.length} and drop ${dropped.length}`);
-  for (const round of ["round-7", "round-10"]) {
+  for (const round of ["round-7", "round-10", "round-11"]) {
     const judged = readJsonl<RecallJudged>(new URL(`./audit/${round}/recall-judged.jsonl`, import.meta.url));
     const [a, b, c] = [recall(judged, withTerms), recall(judged, addOnly), recall(judged, withHead)];
     console.log(
