@@ -52,10 +52,11 @@ export const MEASURED = "round-7";
 // Round 9, drawn after the changes of 2026-11-26 (late), found no unread mention of a 1-3 star
 // review left: 50 mentions of 4-5 star reviews and a recall check, kept as a record (docs/audit.md).
 /**
- * Round 10 (2026-11-27) is a recall check alone, drawn and judged before the recall terms of that
- * day were written from rounds 5-9's misses; its own misses are not read, so it stays held out.
+ * Recall checks held out: their misses are not read. Round 10 (2026-11-27), a check alone, was
+ * drawn and judged before the recall terms of that day were written from rounds 5-9's misses;
+ * round 11's (2026-11-29) after every change to the terms.
  */
-export const HELD_OUT_RECALL = "round-10";
+export const HELD_OUT_RECALL = ["round-10", "round-11"];
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
@@ -90,8 +91,16 @@ export interface Judged {
   note?: string;
 }
 
+/**
+ * Rounds drawn from every mention, those earlier rounds read among them: by 2026-11-29 every mention
+ * of a 1-3 star review had been read, so round 11 measures the insights as they are with a judge
+ * who read no earlier round, on a sample the terms and rules were partly written from.
+ */
+export const REREAD = new Set(["round-11"]);
+
 /** The mentions earlier rounds drew (they were read while improving the model), by review, aspect and quote. */
 export function drawnBefore(round: string): Set<string> {
+  if (REREAD.has(round)) return new Set();
   const earlier = Object.keys(ROUNDS).slice(0, Object.keys(ROUNDS).indexOf(round));
   const drawn = earlier.filter((r) => existsSync(here(`./audit/${r}/to-judge.jsonl`))); // a recall check alone draws no mentions
   return new Set(drawn.flatMap((r) => readJsonl<Drawn>(here(`./audit/${r}/to-judge.jsonl`)).map(keyOf)));

@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { classifyAll, encoder, judgeTargets } from "../insights/sentiment/encoder/judge.ts";
 import { locate } from "../insights/sentiment/encoder/input.ts";
 import { CLASSES } from "../insights/sentiment/model.ts";
+import type { Judged } from "./audit.ts";
 import { heldOutSets, labelledSets, readLabelled, type Labelled } from "./sets.ts";
 
 export type { Labelled };
@@ -157,9 +158,20 @@ async function lastAudit(): Promise<string> {
       audit.draw(dist, audit.ROUNDS[round]!, audit.drawnBefore(round), audit.isStratified(round)),
       audit.readJsonl(here("judged.jsonl")),
     );
-    const heldOut = audit.HELD_OUT_RECALL;
-    const fresh = audit.scoreRecall(dist, audit.readJsonl(new URL(`./audit/${heldOut}/recall-judged.jsonl`, import.meta.url)));
-    return `${audit.auditReport(round, s)}\n${audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))}\n${heldOut} (a recall check alone, on reviews no check had read; its misses are not read):\n${audit.recallLine(fresh)}`;
+    const lines = [audit.auditReport(round, s), audit.recallLine(audit.scoreRecall(dist, audit.readJsonl(here("recall-judged.jsonl"))))];
+    for (const r of audit.REREAD) {
+      const drawn = audit.draw(dist, audit.ROUNDS[r]!, audit.drawnBefore(r), audit.isStratified(r));
+      const judged = audit.readJsonl<Judged>(new URL(`./audit/${r}/judged.jsonl`, import.meta.url));
+      lines.push(
+        `${r} (any mention, earlier rounds' too, a judge who read none of them):`,
+        audit.auditReport(r, audit.scoreAudit(drawn, judged)),
+      );
+    }
+    for (const r of audit.HELD_OUT_RECALL) {
+      const fresh = audit.scoreRecall(dist, audit.readJsonl(new URL(`./audit/${r}/recall-judged.jsonl`, import.meta.url)));
+      lines.push(`${r}'s recall check, on reviews no check had read (its misses are not read):`, audit.recallLine(fresh));
+    }
+    return lines.join("\n");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
