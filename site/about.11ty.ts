@@ -53,7 +53,8 @@ aspects answer, with how many reviewers raised them as a worry; the summary is w
 <p><strong>How accurate is it?</strong> We checked it blind: 100 mentions drawn at random from these reviews, half of
 them from reviews of one to three stars, were read by a judge who did not see the program's answer. It filed 96 under
 the right aspect and read the customer's verdict right 96 times: 92 right on both, 45 of the 50 from reviews of one to
-three stars and 47 of the 50 from four and five stars. The quotes shown on the insights page and in the technicians'
+three stars and 47 of the 50 from four and five stars. Judges differ: another, who had read none of it, found 86 of
+another 100 right on both. The quotes shown on the insights page and in the technicians'
 profiles were read the same way, and those found wrong were fixed or left out (docs/audit.md). It misses some opinions:
 of those other judges read in two sets of 25 random reviews nobody had checked before, it holds 75% under the right
 aspect. On
