@@ -131,6 +131,11 @@ describe("the examples quoted in issue 41, read in their reviews", () => {
     expect(aspectsOf("$189 is on the high end though")).toEqual({ price: "negative" });
   });
 
+  it("reads sticker shock as a complaint about the price, and a walk through the report as explaining (audit round 11)", () => {
+    readsAs("Four stars just for the sticker shock.", "price", "negative");
+    readsAs("called me afterwards to walk me through the report", "communication", "positive");
+  });
+
   it("finds a complaint in the reviews of one or two stars (the issue found none in 6 of 37)", () => {
     const low = reviews.filter((x) => x.rating <= 2);
     const without = low.filter((r) => !mentionsOf(r).some((m) => m.polarity === "negative")).map((r) => r.id);
