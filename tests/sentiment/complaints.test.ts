@@ -146,6 +146,15 @@ describe("the examples quoted in issue 41, read in their reviews", () => {
 });
 
 describe("aspects named as an owner names them", () => {
+  it("files no aspect for words that only look like one (audit round 11)", () => {
+    expect(aspectsOf("Nothing much to report, which is kind of the point!")).toEqual({});
+    // Advice on keeping them out is the explaining, not a result.
+    expect(aspectsOf("Treated and showed me how to keep them from coming back.")).toEqual({ communication: "positive" });
+    // Signing up for a plan is the customer's choice, not a pitch.
+    expect(aspectsOf("We signed up for the quarterly plan after the first visit.")).toEqual({});
+    expect(aspectsOf("Finally signed up for the quarterly plan")).toEqual({});
+  });
+
   it("files arrival notices under punctuality, not under explaining the treatment", () => {
     const { found } = read("called ahead to let me know, which I appreciated");
     expect(found.map((m) => m.aspect)).toEqual(["punctuality"]);
