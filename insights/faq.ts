@@ -17,8 +17,8 @@ type FaqEntry = InsightsWith<JsonList>["faq"][number];
  * A review's mentions ranked as examples to quote: their `margin` raised so that the clearest
  * quote of an aspect is first one its review's stars agree with (praise in a review of 3 stars or
  * more, a complaint in one of 3 or fewer), then one about this aspect alone (its quote shares no
- * words with another aspect's), then one that says something on its own (four words or more:
- * "ASK me first." needs its review), and only then the one the model is surest of; a call the
+ * words with another aspect's), then one that says something on its own (four words or more,
+ * opening a sentence on no word that points back: "ASK me first." needs its review), and only then the one the model is surest of; a call the
  * model is unsure of comes after all of them. The quotes found wrong in a blind reading of
  * /insights/ (docs/audit.md) were mostly a sentence about several aspects shown under one ("Dana
  * was great, thorough and explained everything." as courtesy) or a complaint the review's own
@@ -30,10 +30,17 @@ export function asExamples(rating: number, text: string, mentions: readonly Ment
     if (m.margin < UNSURE) return { ...m };
     const agrees = m.polarity === "positive" ? rating >= 3 : m.polarity === "negative" ? rating <= 3 : false;
     const alone = mentions.every((o) => o === m || o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
-    const says = wordsIn(text, m.quote.from, m.quote.to, 4) >= 4;
+    const says = wordsIn(text, m.quote.from, m.quote.to, 4) >= 4 && !BACK_REFERENCE.test(text.slice(m.quote.from, m.quote.to));
     return { ...m, margin: m.margin + (agrees ? 4 * RANK : 0) + (alone ? 2 * RANK : 0) + (says ? RANK : 0) };
   });
 }
+
+/**
+ * A quote that opens mid-sentence or on a word pointing back ("That should have been done the
+ * first time.", "couldn't tell me what it was.") needs the words before it: it does not say
+ * something on its own (a blind reading of /insights/, 2026-11-29, docs/audit.md).
+ */
+const BACK_REFERENCE = /^\s*(?:[a-z]|(?:That|This|It|Those|These|Which)\b)/;
 
 /** More than any margin the model gives (the lead of one class's log-odds over the next). */
 const RANK = 1000;
