@@ -18,8 +18,8 @@ type FaqEntry = InsightsWith<JsonList>["faq"][number];
  * quote of an aspect is first one its review's stars agree with (praise in a review of 3 stars or
  * more, a complaint in one of 3 or fewer), then one about this aspect alone (its quote shares no
  * words with another aspect's), then one that says something on its own (four words or more,
- * opening a sentence on no word that points back: "ASK me first." needs its review), and only then the one the model is surest of; a call the
- * model is unsure of comes after all of them. The quotes found wrong in a blind reading of
+ * opening a sentence on no word that points back: "ASK me first." needs its review), and only
+ * then the one the model is surest of; a call the model is unsure of comes after all of them. The quotes found wrong in a blind reading of
  * /insights/ (docs/audit.md) were mostly a sentence about several aspects shown under one ("Dana
  * was great, thorough and explained everything." as courtesy) or a complaint the review's own
  * update took back.
