@@ -6,7 +6,9 @@
  *
  *   npx tsx eval/agreement.ts
  */
-import { insightsScore } from "./score.ts";
+import { availableParallelism } from "node:os";
+import { judgeTargets } from "../insights/sentiment/encoder/judge.ts";
+import { targetOf } from "./score.ts";
 import { heldOutSets, readJsonl } from "./sets.ts";
 
 const reader = new Map(
@@ -19,21 +21,20 @@ const targets = heldOutSets()
   .filter((s) => s.name !== "held-out laptops")
   .flatMap((s) => s.targets)
   .filter((t) => reader.has(t.id!));
-const wrong = new Map((await insightsScore(targets)).errors.map((e) => [e.id, e.got]));
+const got = await judgeTargets(targets.map(targetOf), "combined", availableParallelism());
 let readerRight = 0;
 let modelWriters = 0;
 let modelReader = 0;
 let bothAgree = 0;
 let modelWhereAgree = 0;
-for (const t of targets) {
-  const got = wrong.get(t.id) ?? t.polarity;
+for (const [i, t] of targets.entries()) {
   const second = reader.get(t.id!);
   readerRight += +(second === t.polarity);
-  modelWriters += +(got === t.polarity);
-  modelReader += +(got === second);
+  modelWriters += +(got[i] === t.polarity);
+  modelReader += +(got[i] === second);
   if (second === t.polarity) {
     bothAgree++;
-    modelWhereAgree += +(got === t.polarity);
+    modelWhereAgree += +(got[i] === t.polarity);
   }
 }
 const pct = (a: number, b: number) => `${a} of ${b} (${((a / b) * 100).toFixed(1)}%)`;

@@ -52,9 +52,9 @@ export const MEASURED = "round-7";
 // Round 9, drawn after the changes of 2026-11-26 (late), found no unread mention of a 1-3 star
 // review left: 50 mentions of 4-5 star reviews and a recall check, kept as a record (docs/audit.md).
 /**
- * Recall checks held out: their misses are not read. Round 10 (2026-11-27), a check alone, was
- * drawn and judged before the recall terms of that day were written from rounds 5-9's misses;
- * round 11's (2026-11-29) after every change to the terms.
+ * Recall checks held out: their misses are not read. Round 10's, a check alone, was drawn and
+ * judged before the recall terms written from rounds 5-9's misses; round 11's after every change
+ * to the terms.
  */
 export const HELD_OUT_RECALL = ["round-10", "round-11"];
 
@@ -92,9 +92,9 @@ export interface Judged {
 }
 
 /**
- * Rounds drawn from every mention, those earlier rounds read among them: by 2026-11-29 every mention
- * of a 1-3 star review had been read, so round 11 measures the insights as they are with a judge
- * who read no earlier round, on a sample the terms and rules were partly written from.
+ * Rounds drawn from every mention, those earlier rounds read among them: once every mention of a
+ * 1-3 star review had been read, round 11 measured the insights as they are with a judge who read
+ * no earlier round, on a sample the terms and rules were partly written from.
  */
 export const REREAD = new Set(["round-11"]);
 
@@ -305,39 +305,27 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`usage: npx tsx eval/audit.ts draw|score|recall ${Object.keys(ROUNDS).join("|")} [DIST]`);
     process.exit(2);
   }
-  const judgedRecall = here(`./audit/${round}/recall-judged.jsonl`);
-  if (command === "recall" && existsSync(judgedRecall)) {
-    console.log(recallLine(scoreRecall(dist, readJsonl<RecallJudged>(judgedRecall))));
-  } else if (command === "recall") {
+  const file = (name: string) => here(`./audit/${round}/${name}`);
+  const write = (name: string, rows: object[]) => {
     mkdirSync(here(`./audit/${round}/`), { recursive: true });
-    const reviews = drawRecall(dist, round);
-    writeFileSync(here(`./audit/${round}/recall-reviews.jsonl`), reviews.map((r) => JSON.stringify(r)).join("\n") + "\n");
-    console.log(`eval/audit/${round}/recall-reviews.jsonl: ${reviews.length} reviews no earlier check read (seed ${recallSeed(round)})`);
+    writeFileSync(file(name), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  };
+  const recallScore = () => console.log(recallLine(scoreRecall(dist, readJsonl<RecallJudged>(file("recall-judged.jsonl")))));
+  if (command === "recall" && existsSync(file("recall-judged.jsonl"))) recallScore();
+  else if (command === "recall") {
+    write("recall-reviews.jsonl", drawRecall(dist, round));
+    console.log(`eval/audit/${round}/recall-reviews.jsonl: ${RECALL} reviews no earlier check read (seed ${recallSeed(round)})`);
   } else if (command === "draw") {
     // What the judge sees: the mention without the model's polarity.
-    mkdirSync(here(`./audit/${round}/`), { recursive: true });
-    writeFileSync(
-      here(`./audit/${round}/to-judge.jsonl`),
-      draw(dist, seed, drawnBefore(round), isStratified(round))
-        .map(({ polarity: _, ...d }) => JSON.stringify(d))
-        .join("\n") + "\n",
+    write(
+      "to-judge.jsonl",
+      draw(dist, seed, drawnBefore(round), isStratified(round)).map(({ polarity: _, ...d }) => d),
     );
-    if (isStratified(round))
-      writeFileSync(
-        here(`./audit/${round}/recall-reviews.jsonl`),
-        drawRecall(dist, round)
-          .map((r) => JSON.stringify(r))
-          .join("\n") + "\n",
-      );
+    if (isStratified(round)) write("recall-reviews.jsonl", drawRecall(dist, round));
     console.log(`eval/audit/${round}/to-judge.jsonl: ${SIZE} mentions drawn from ${dist}/insights.json (seed ${seed})`);
   } else {
-    const s = scoreAudit(
-      draw(dist, seed, drawnBefore(round), isStratified(round)),
-      readJsonl<Judged>(here(`./audit/${round}/judged.jsonl`)),
-    );
+    const s = scoreAudit(draw(dist, seed, drawnBefore(round), isStratified(round)), readJsonl<Judged>(file("judged.jsonl")));
     console.log(auditReport(round, s));
-    if (isStratified(round)) {
-      console.log(recallLine(scoreRecall(dist, readJsonl<RecallJudged>(here(`./audit/${round}/recall-judged.jsonl`)))));
-    }
+    if (isStratified(round)) recallScore();
   }
 }

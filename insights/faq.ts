@@ -19,10 +19,10 @@ type FaqEntry = InsightsWith<JsonList>["faq"][number];
  * more, a complaint in one of 3 or fewer), then one about this aspect alone (its quote shares no
  * words with another aspect's), then one that says something on its own (four words or more,
  * opening a sentence on no word that points back: "ASK me first." needs its review), and only
- * then the one the model is surest of; a call the model is unsure of comes after all of them. The quotes found wrong in a blind reading of
- * /insights/ (docs/audit.md) were mostly a sentence about several aspects shown under one ("Dana
- * was great, thorough and explained everything." as courtesy) or a complaint the review's own
- * update took back.
+ * then the one the model is surest of; a call the model is unsure of comes after all of them.
+ * The quotes found wrong in a blind reading of /insights/ (docs/audit.md) were mostly a sentence
+ * about several aspects shown under one ("Dana was great, thorough and explained everything." as
+ * courtesy) or a complaint the review's own update took back.
  */
 export function asExamples(rating: number, text: string, mentions: readonly Mention[]): Mention[] {
   return mentions.map((m) => {
@@ -38,7 +38,7 @@ export function asExamples(rating: number, text: string, mentions: readonly Ment
 /**
  * A quote that opens mid-sentence or on a word pointing back ("That should have been done the
  * first time.", "couldn't tell me what it was.") needs the words before it: it does not say
- * something on its own (a blind reading of /insights/, 2026-11-29, docs/audit.md).
+ * something on its own (the blind readings of /insights/, docs/audit.md).
  */
 const BACK_REFERENCE = /^\s*(?:[a-z]|(?:That|This|It|Those|These|Which)\b)/;
 

@@ -54,11 +54,10 @@ aspects answer, with how many reviewers raised them as a worry; the summary is w
 them from reviews of one to three stars, were read by a judge who did not see the program's answer. It filed 96 under
 the right aspect and read the customer's verdict right 96 times: 92 right on both, 45 of the 50 from reviews of one to
 three stars and 47 of the 50 from four and five stars. Judges differ: another, who had read none of it, found 86 of
-another 100 right on both. The quotes shown on the insights page and in the technicians'
-profiles were read the same way, and those found wrong were fixed or left out (docs/audit.md). It misses some opinions:
-of those other judges read in two sets of 25 random reviews nobody had checked before, it holds 75% under the right
-aspect. On
-labelled sentences it never learned from, it agrees with the label about 4 times in 5 (81% on restaurant reviews with
+another 100 right on both. The quotes shown on the insights page and in the technicians' profiles were read the same
+way, and those found wrong were fixed or left out (docs/audit.md). It misses some opinions: of those other judges read
+in two sets of 25 random reviews nobody had checked before, it holds 75% under the right aspect. On labelled
+sentences it never learned from, it agrees with the label about 4 times in 5 (81% on restaurant reviews with
 several opinions per sentence, 75% on pest-control reviews written by other people, where a second careful reader
 agrees with the label 80% of the time, 85% on reviews full of complaints).
 Read single quotes with that in mind; the counts over many reviews are steadier than any one judgement. <a
