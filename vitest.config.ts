@@ -12,6 +12,8 @@ export default defineConfig({
     isolate: false,
     // As `npm run build` and `npm run serve` start their processes: core/collect.ts collects with it.
     execArgv: ["--expose-gc"],
+    // What a test starts (processes) or waits for ends with it, even when it times out.
+    setupFiles: ["./tests/helpers/setup.ts"],
     // Tests wait for events (harness/until.ts) with no budget of their own: these end a wait
     // for something that never comes. Generous, so that a busy machine only makes the run slower.
     testTimeout: 300_000,

@@ -1,3 +1,13 @@
+let testEnded: AbortSignal | undefined;
+
+/**
+ * The signal of the test now running (tests/helpers/setup.ts): a wait ends when its test does, so
+ * that a timed-out test's waits neither go on polling nor log into the tests after it.
+ */
+export function waitsEndWith(signal: AbortSignal | undefined): void {
+  testEnded = signal;
+}
+
 /**
  * Poll `check` until it holds: a wait for an event, with no time budget of its own (a busy machine
  * may take many times longer than a quiet one). The test's own timeout (vitest.config.ts) ends a
@@ -5,8 +15,10 @@
  */
 export async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = Infinity): Promise<void> {
   const started = Date.now();
+  const ended = testEnded;
   let said = started;
   while (!(await check())) {
+    if (ended?.aborted) throw new Error(`the test ended while waiting: ${what}`);
     // A benchmark bounds its waits (bench/); a test does not pass a limit.
     if (Date.now() - started > limitMs) throw new Error(`timed out waiting: ${what}`);
     if (Date.now() - said > 30_000) {

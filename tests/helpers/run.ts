@@ -1,5 +1,5 @@
 /** Run the project's own commands the way a user does, and capture what they print. */
-import { spawn } from "node:child_process";
+import { spawnTracked } from "./children.ts";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { nodeScript } from "../../harness/scripts.ts";
@@ -29,7 +29,7 @@ export function runScript(script: string, args: string[] = [], env: Record<strin
 /** Any command from the project's root (or `cwd`), in a user's environment, run to its end. */
 export function runCommand(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnTracked(command, args, { cwd, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -1,5 +1,6 @@
 /** A real sidecar process on a free loopback port, as `npm run serve` or the bundled file runs it. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess } from "node:child_process";
+import { spawnTracked } from "./children.ts";
 import { readFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { createServer } from "node:net";
@@ -26,7 +27,7 @@ export interface Running {
 /** Start `command args` with the env, and resolve once it prints that it is serving. */
 export async function startProcess(command: string, args: string[], env: Record<string, string>, options: { cwd?: string; bareEnv?: boolean } = {}): Promise<Running> {
   const fullEnv = options.bareEnv ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } : userEnv(env);
-  const child = spawn(command, args, { cwd: options.cwd ?? new URL("../../", import.meta.url).pathname, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnTracked(command, args, { cwd: options.cwd ?? new URL("../../", import.meta.url).pathname, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   let out = "";
   child.stderr!.on("data", (d) => (err += d));

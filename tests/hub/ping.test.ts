@@ -1,13 +1,13 @@
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../harness/data.ts";
 import { runScript, userEnv } from "../helpers/run.ts";
+import { spawnTracked } from "../helpers/children.ts";
 import { builtDist } from "../../harness/sidecar.ts";
 
 describe("npm run hub:ping", () => {
   it("pings a running sidecar for the three topics and exits 0", async () => {
     const dist = await builtDist();
-    const server = spawn(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], {
+    const server = spawnTracked(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], {
       cwd: new URL("../../", import.meta.url).pathname,
       env: userEnv({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: await tempDir() }),
       stdio: ["ignore", "pipe", "ignore"],

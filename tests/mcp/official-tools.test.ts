@@ -2,7 +2,8 @@
  * The MCP project's own tools against the real sidecar process: the conformance suite's
  * scenarios that apply to a read-only tools server, and the Inspector CLI.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess } from "node:child_process";
+import { spawnTracked } from "../helpers/children.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userEnv } from "../helpers/run.ts";
 import { builtDist } from "../../harness/sidecar.ts";
@@ -14,7 +15,7 @@ let url: string;
 
 function run(command: string, args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: userEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnTracked(command, args, { cwd: ROOT, env: userEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -23,7 +24,7 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
 }
 
 beforeAll(async () => {
-  server = spawn(bin("tsx"), ["sidecar/main.ts"], {
+  server = spawnTracked(bin("tsx"), ["sidecar/main.ts"], {
     cwd: ROOT,
     env: userEnv({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: await builtDist(), MCP_SESSION_SECRET: "conformance-secret-conformance-secret" }),
     stdio: ["ignore", "pipe", "inherit"],
