@@ -17,8 +17,8 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
   return new Promise((resolve) => {
     const child = spawnTracked(command, args, { cwd: ROOT, env: userEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
     child.on("close", (code) => resolve({ code, out }));
   });
 }
