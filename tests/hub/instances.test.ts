@@ -65,16 +65,32 @@ describe("a sidecar killed (SIGKILL) mid-fan-out", () => {
       HUB_MAX_PENDING_PER_HOST: "1000",
       HUB_CLAIM_SECONDS: "2",
       HUB_RETRY_BASE_SECONDS: "1",
+      // A busy machine must not turn slow answers into failed deliveries: three of those remove a
+      // subscription, and this test is about the crash, not about timeouts (tests/hub/hub.test.ts).
+      HUB_CONNECT_TIMEOUT_SECONDS: "60",
+      HUB_DELIVERY_TIMEOUT_SECONDS: "60",
+      HUB_STALL_SECONDS: "60",
       NODE_EXTRA_CA_CERTS: caFile,
     };
     // Node itself with tsx's hooks, not the tsx CLI: the CLI runs the server in a child process,
     // which a SIGKILL of the CLI would leave running.
     const start = () => startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], env);
-    const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+    const form = (body: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(body).toString(),
+    });
     let server = await start();
     const names = Array.from({ length: 200 }, (_, i) => `kill-${i}`);
     try {
-      await Promise.all(names.map((n) => fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }))));
+      await Promise.all(
+        names.map((n) =>
+          fetch(
+            `${server.url}/api/websub/hub`,
+            form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback(n) }),
+          ),
+        ),
+      );
       // At least once: on a busy machine a verification can outlast the 2 s claim set here, and
       // is then claimed and sent again; the subscriptions stored are what counts.
       await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "GET").length >= 1));
