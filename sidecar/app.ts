@@ -9,7 +9,8 @@ import { H3, HTTPError, type H3Event, type HTTPMethod } from "h3";
 import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
 import type { Handler, Methods } from "./http/handler.ts";
-import { errorResponse, methodNotAllowed } from "./http/errors.ts";
+import { errorResponse, malformedUrl, methodNotAllowed } from "./http/errors.ts";
+import { malformedParts } from "./http/url.ts";
 import { VERSION } from "../core/api/openapi.ts";
 import { defineOpenApiRoute } from "./routes/openapi.ts";
 import { defineSearchPageRoute } from "./routes/search-page.ts";
@@ -38,8 +39,10 @@ export function createApp(deps: AppDeps): H3 {
   const app = new H3({
     // h3 would log each unhandled error itself, a second time beside onError's own line.
     silent: true,
+    // A malformed URL is answered below, naming the part that does not decode (http/url.ts).
+    allowMalformedURL: true,
     onError(error: HTTPError, event: H3Event) {
-      // h3 answers malformed percent-encoding itself with a 400: keep the contract's body.
+      // A client error h3 raises itself keeps the contract's body.
       if (error.status >= 400 && error.status < 500) return errorResponse(error.status, "bad_request", error.message);
       // The database being restarted is an outage to retry, not a fault in the request.
       if (isDatabaseError(error.cause)) {
@@ -67,6 +70,11 @@ export function createApp(deps: AppDeps): H3 {
     "/mcp": defineMcpRoute({ ...deps.mcp, bundle: deps.bundle, baseUrl, version: VERSION }),
     ...(deps.hub && { "/api/websub/hub": defineHubRoute(deps.hub.hub, deps.hub.options) }),
   };
+  const patterns = Object.keys(routes);
+  app.use((event) => {
+    const issues = malformedParts(event.url, patterns);
+    if (issues.length) return malformedUrl(issues);
+  });
   for (const [path, methods] of Object.entries(routes)) register(app, path, methods);
   register(app, "/**", { GET: defineStaticRoute(deps.bundle, baseUrl) });
   return app;

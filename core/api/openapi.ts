@@ -43,10 +43,6 @@ const topicLinks = {
 };
 const notModified = { description: "Not modified: the request's If-None-Match or If-Modified-Since matches", headers: validators };
 
-/**
- * Any route can answer 400 before it runs: h3 refuses a URL whose percent-encoding is malformed
- * (the static datasets have no other client error to describe).
- */
 /** The widgets' theme (core/widgets.ts): the page showing one knows its own background. */
 const theme = {
   name: "theme",
@@ -56,7 +52,11 @@ const theme = {
   schema: { type: "string", enum: [...THEMES], default: "light" },
 };
 
-const malformedUrl = error("Malformed URL (bad percent-encoding)");
+/**
+ * Any route can answer 400 before it runs: the sidecar refuses a URL whose percent-encoding is not
+ * UTF-8 (sidecar/http/url.ts; the static datasets have no other client error to describe).
+ */
+const malformedUrl = error("Malformed URL (percent-encoding that is not UTF-8), naming the part");
 
 function dataset(operationId: string, summary: string, schema: JsonSchema, type: string, topic: boolean, query: JsonSchema[] = []) {
   return {

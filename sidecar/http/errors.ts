@@ -23,6 +23,11 @@ export function invalidParameters(issues: Issue[]): Response {
   return errorResponse(400, "invalid_parameters", `invalid parameter${names.length > 1 ? "s" : ""}: ${names.join(", ")}`, { issues });
 }
 
+/** A URL whose percent-encoding does not decode (url.ts names each part). */
+export function malformedUrl(issues: Issue[]): Response {
+  return errorResponse(400, "malformed_url", `malformed URL: ${issues.map((i) => i.message).join("; ")}`, { issues });
+}
+
 export function notFound(path: string): Response {
   return errorResponse(404, "not_found", `nothing at ${path}; the API is described at /.well-known/openapi.json`);
 }

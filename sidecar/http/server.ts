@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { answerClientErrors } from "./client-error.ts";
 import { type ConnectionLimits, Connections } from "./connections.ts";
 import { collect } from "../../core/collect.ts";
 import { DEFAULT_SETTINGS, MiB, type SidecarSettings } from "../settings.ts";
@@ -99,6 +100,7 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxHeadersCount = 100;
+  answerClientErrors(server);
   const connections = new Connections(limits);
   // Node enforces headersTimeout and requestTimeout only on a 30 s sweep (its
   // connectionsCheckingInterval, which listhen's server keeps at the default), so a body trickled
