@@ -5,8 +5,7 @@
 import { z } from "zod";
 import { Insights } from "../schema/insights.ts";
 import { JsonFeed, ReviewsDataset } from "../schema/public.ts";
-import { THEMES } from "../widgets.ts";
-import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery } from "./params.ts";
+import { ErrorBody, HubForm, ReviewPage, SearchParams, SincePage, SincePath, SinceQuery, WidgetParams } from "./params.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -43,15 +42,6 @@ const topicLinks = {
 };
 const notModified = { description: "Not modified: the request's If-None-Match or If-Modified-Since matches", headers: validators };
 
-/** The widgets' theme (core/widgets.ts): the page showing one knows its own background. */
-const theme = {
-  name: "theme",
-  in: "query",
-  required: false,
-  description: "light (the default) for a light page, dark for a dark one, auto to follow the visitor's system",
-  schema: { type: "string", enum: [...THEMES], default: "light" },
-};
-
 /**
  * Any route can answer 400 before it runs: the sidecar refuses a URL whose percent-encoding is not
  * UTF-8 (sidecar/http/url.ts; the static datasets have no other client error to describe).
@@ -71,7 +61,7 @@ function dataset(operationId: string, summary: string, schema: JsonSchema, type:
       responses: {
         "200": { description: "OK", headers: { ...validators, ...(topic ? topicLinks : {}) }, ...json(schema, type) },
         "304": notModified,
-        "400": malformedUrl,
+        "400": query.length ? error("Malformed URL, or an unknown, repeated or invalid parameter; issues names each one") : malformedUrl,
       },
     },
   };
@@ -149,7 +139,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
         { type: "string" },
         "image/svg+xml",
         false,
-        [theme],
+        parameters(WidgetParams, "query"),
       ),
       "/api/reviews/search": {
         get: {

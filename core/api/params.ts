@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { PublicReview } from "../schema/public.ts";
 import { IsoDate, Slug } from "../schema/records.ts";
+import { THEMES } from "../widgets.ts";
 import { PAGING_LABELS, SEARCH_FILTERS, type SearchFilter } from "./filters.ts";
 
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
@@ -89,6 +90,14 @@ export const SinceQuery = strictArgs({
   cursor: Cursor.optional(),
 });
 export const SincePath = strictArgs({ date: IsoDate.describe("Day (YYYY-MM-DD); reviews dated on or after it are returned") });
+
+/** The widgets' query (`/badge.svg`, `/embed/`), held to the same rules as search's: core/widgets.ts says what a theme is. */
+export const WidgetParams = strictArgs({
+  theme: z
+    .enum(THEMES, { error: `expected one of ${THEMES.join(", ")}` })
+    .default("light")
+    .describe("light (the default) for a light page, dark for a dark one, auto to follow the visitor's system"),
+});
 
 export const ReviewPage = z.object({
   count: z.int().min(0).describe("Number of reviews in this response"),

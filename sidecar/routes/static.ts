@@ -13,7 +13,9 @@ import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
 import { errorResponse, invalidParameters, notFound } from "../http/errors.ts";
 import { represent } from "../http/respond.ts";
-import { THEMES, themedPath, WIDGET_PATHS, type Theme } from "../../core/widgets.ts";
+import { themedPath, WIDGET_PATHS } from "../../core/widgets.ts";
+import { WidgetParams } from "../../core/api/params.ts";
+import { parseQuery } from "../http/query.ts";
 
 export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
   return (request: Request, url: URL): Response | Promise<Response> => {
@@ -40,15 +42,16 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
   };
 }
 
-/** A widget's address with `?theme=` is the copy built for that theme (views/widgets.ts); a theme it does not know is a 400. */
+/**
+ * A widget's address with `?theme=` is the copy built for that theme (views/widgets.ts). Its query
+ * is read as search's is (parseQuery): an unknown, repeated or empty parameter, or a theme it does
+ * not know, is a 400 naming it.
+ */
 function widgetPath(url: URL): string | Response {
   const widget = WIDGET_PATHS.find((p) => p === url.pathname);
-  const theme = url.searchParams.get("theme");
-  if (!widget || theme === null) return url.pathname;
-  if (!(THEMES as readonly string[]).includes(theme)) {
-    return invalidParameters([{ path: ["theme"], code: "invalid_value", message: `expected one of ${THEMES.join(", ")}` }]);
-  }
-  return themedPath(widget, theme as Theme);
+  if (!widget) return url.pathname;
+  const params = parseQuery(url.searchParams, WidgetParams);
+  return params.ok ? themedPath(widget, params.value.theme) : invalidParameters(params.issues);
 }
 
 const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;

@@ -175,6 +175,20 @@ describe("their themes", () => {
     expect((await res.json()).issues).toEqual([expect.objectContaining({ path: ["theme"] })]);
   });
 
+  it.each(["/badge.svg", "/embed/"])("answers %s with an unknown parameter by a 400 naming it, as search does", async (path) => {
+    const res = await fetch(`${sidecar.url}${path}?theme=dark&colour=red`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).issues).toEqual([expect.objectContaining({ path: ["colour"], code: "unrecognized_keys" })]);
+  });
+
+  it.each(["/badge.svg", "/embed/"])("answers %s with theme given twice by a 400 naming theme, as search does", async (path) => {
+    const res = await fetch(`${sidecar.url}${path}?theme=dark&theme=light`);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.message).toBe("invalid parameter: theme");
+    expect(body.issues).toEqual([expect.objectContaining({ path: ["theme"], message: expect.stringContaining("more than once") })]);
+  });
+
   it.each(["/badge.svg", "/embed/"])("serves %s light by default and with theme=light, and another copy for dark", async (path) => {
     const [plain, light, dark] = await Promise.all(["", "?theme=light", "?theme=dark"].map(async (q) => (await fetch(sidecar.url + path + q)).text()));
     expect(light).toBe(plain);
