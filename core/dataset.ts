@@ -2,6 +2,7 @@
  * The reviews dataset as every layer reads it: its order (newest first), its change times and its
  * aggregate rating, computed from the data alone. build/load/dataset.ts makes it from the source records.
  */
+import { localMidnight, toUtc } from "./local-time.ts";
 import type { AggregateRating, PublicReview, RatingCounts, ReviewsDataset, Withdrawal } from "./schema/public.ts";
 
 export interface Dataset extends ReviewsDataset {
@@ -34,13 +35,34 @@ export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-/** The latest change a review records: its date, its late publication, its edit, or the owner's reply. RFC 3339 UTC. */
-export function changedAt(review: Pick<PublicReview, "date" | "published" | "updated" | "response">): string {
-  return latest([startOfDay(review.date), review.published, review.updated, review.response && startOfDay(review.response.date)]);
+/**
+ * The latest change a review records: its date, its late publication, its edit, or the owner's
+ * reply, a date counting from its local midnight in the business's `timeZone` (the instant both
+ * feeds give it). RFC 3339 UTC. Every instant the build and the sidecar derive from the reviews
+ * (reviews.json's and insights.json's `updated`, the feeds', Last-Modified) is a latest of these.
+ */
+export function changedAt(review: Pick<PublicReview, "date" | "published" | "updated" | "response">, timeZone?: string): string {
+  const { date, published, updated, response } = review;
+  return latest([startOfDay(date, timeZone), published, updated, response && startOfDay(response.date, timeZone)]);
 }
 
-export function startOfDay(date: string): string {
-  return `${date}T00:00:00Z`;
+/** Instants by zone and day: a zone's offset takes two Intl look-ups, and a load meets each day many times. */
+const starts = new Map<string, string>();
+
+/**
+ * The instant a day (YYYY-MM-DD) begins in `timeZone` (UTC without one), RFC 3339 UTC.
+ *
+ * @example startOfDay("2026-11-30", "America/Los_Angeles") // "2026-11-30T08:00:00Z"
+ */
+export function startOfDay(date: string, timeZone?: string): string {
+  if (!timeZone) return `${date}T00:00:00Z`;
+  const key = `${timeZone} ${date}`;
+  let start = starts.get(key);
+  if (start === undefined) {
+    if (starts.size >= 100_000) starts.clear();
+    starts.set(key, (start = toUtc(localMidnight(date, timeZone))));
+  }
+  return start;
 }
 
 /** Latest of RFC 3339 UTC timestamps (they sort as strings once normalised to whole seconds). */

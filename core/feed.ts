@@ -4,8 +4,8 @@
  */
 import { hubUrl } from "./urls.ts";
 import type { PublicReview } from "./schema/public.ts";
-import { latest, type Dataset } from "./dataset.ts";
-import { latestMoment, localMidnight, toUtc } from "./local-time.ts";
+import { changedAt, latest, type Dataset } from "./dataset.ts";
+import { latestMoment, localMidnight } from "./local-time.ts";
 
 /** Contract: both feeds carry the 50 newest reviews. */
 export const FEED_SIZE = 50;
@@ -54,7 +54,7 @@ export function toFeed(dataset: Dataset, baseUrl: string): Feed {
     hubUrl: hubUrl(baseUrl),
     jsonFeedUrl: `${baseUrl}/api/feed.json`,
     atomFeedUrl: `${baseUrl}/feed.xml`,
-    updated: latest([dataset.business.updated, ...dataset.withdrawn.map((w) => w.at), ...items.map((i) => toUtc(i.modified))]),
+    updated: latest([dataset.business.updated, ...dataset.withdrawn.map((w) => w.at), ...items.map((i) => changedAt(i.review, zone))]),
     items,
   };
 }

@@ -71,6 +71,7 @@ export function monthContext(source: SourceData, model: InsightsModel): MonthCon
     model,
     names: topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas }),
     technicians: source.technicians.map((t) => ({ id: t.id, name: t.name })),
+    timeZone: source.business.time_zone,
   };
 }
 
@@ -81,6 +82,8 @@ export interface MonthContext {
   names: readonly string[];
   /** Whose visit a mention is about (insights/attribution.ts). */
   technicians: readonly { id: string; name: string }[];
+  /** The business's time zone: a review's date counts from its local midnight (core/dataset.ts's changedAt). */
+  timeZone?: string;
 }
 
 /**
@@ -146,8 +149,10 @@ export async function planMonths(source: SourceData, baseUrl: string, context: M
       lines: reviews.map((r) => hashes.get(r.id)!).join("\n"),
       ratings: Uint8Array.from(reviews, (r) => r.rating),
       json: sharedCopy(reviewsChunkText(reviews)),
-      sitemap: Buffer.from(reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r))}</lastmod></url>`).join("\n")),
-      updated: latest(reviews.map(changedAt)),
+      sitemap: Buffer.from(
+        reviews.map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r, context.timeZone))}</lastmod></url>`).join("\n"),
+      ),
+      updated: latest(reviews.map((r) => changedAt(r, context.timeZone))),
     };
     // Awaited by `figureMonths`.
     const compressing = later(deflatePart(part.json));

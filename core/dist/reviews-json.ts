@@ -90,7 +90,7 @@ export interface ReviewLines {
 export async function readReviewsJson(
   body: Buffer,
   name: string,
-  each: (review: PublicReview, position: number) => void = () => {},
+  each: (review: PublicReview, position: number, head: ReviewLines["head"]) => void = () => {},
 ): Promise<ReviewLines> {
   const fail = (where: string, why: string) => new DistFormatError(`${name}${where && ` ${where}`} ${why}: rebuild with \`npm run build\``);
   const layout = () => fail("", "is not laid out one review per line, as the build writes it");
@@ -121,7 +121,7 @@ export async function readReviewsJson(
     previous = review.data;
     starts[i] = start;
     ends[i] = end;
-    each(review.data, i);
+    each(review.data, i, head.data);
   }
   return { head: head.data, starts, ends };
 }

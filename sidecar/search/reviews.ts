@@ -49,9 +49,11 @@ export class ReviewIndex {
   private readonly days: Uint32Array;
   readonly ids: string[];
   private readonly changed: Float64Array;
+  /** The business's time zone: a day given to changedSince begins at its local midnight. */
+  private readonly timeZone?: string;
   /** Positions sorted by id, to find a review by its id with a binary search. */
   private readonly byId: Uint32Array;
-  /** Positions of the reviews changed on a later day than their date, latest change first. */
+  /** Positions of the reviews changed after their date began (its local midnight), latest change first. */
   private readonly late: Uint32Array;
   private readonly stars: Postings[] = [];
   private readonly atLeast: Postings[] = [];
@@ -78,12 +80,13 @@ export class ReviewIndex {
     const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
     const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
     const text = TextIndex.builder(spill, options.searchCacheBytes);
-    const lines = await readReviewsJson(body, name, (review, p) => {
+    const lines = await readReviewsJson(body, name, (review, p, head) => {
       days.push(dayNumber(review.date));
       ids.push(review.id);
-      const at = changedAt(review);
+      const zone = head.business.time_zone;
+      const at = changedAt(review, zone);
       changed.push(Date.parse(at) / 1000);
-      if (at.slice(0, 10) > review.date) late.push(p);
+      if (at > startOfDay(review.date, zone)) late.push(p);
       add(groups.stars, review.rating, p);
       for (const t of review.technicians) add(groups.technicians, t, p);
       for (const s of review.services) add(groups.services, s, p);
@@ -117,6 +120,7 @@ export class ReviewIndex {
     this.days = days;
     this.ids = ids;
     this.changed = changed;
+    this.timeZone = lines.head.business.time_zone;
     this.byId = Uint32Array.from(ids.keys()).sort((a, b) => compare(ids[a]!, ids[b]!));
     late.sort((a, b) => changed[b]! - changed[a]! || a - b);
     this.late = Uint32Array.from(late);
@@ -215,7 +219,7 @@ export class ReviewIndex {
   changedSince(since: string, max: number): { positions: number[]; more: boolean } {
     const positions: number[] = [];
     const day = dayNumber(since);
-    const start = Date.parse(startOfDay(since)) / 1000;
+    const start = Date.parse(startOfDay(since, this.timeZone)) / 1000;
     for (const p of this.late) {
       if (this.changed[p]! < start) break;
       if (this.days[p]! >= day) continue;

@@ -2,6 +2,8 @@
  * `since`'s `changed`: an incremental client polling with the day of its last poll sees, in one
  * call, the older reviews published late, edited or answered since then (CONTRACT, "Search and since").
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { review, smallData } from "../../harness/data.ts";
@@ -57,6 +59,21 @@ describe.each([0, 1])("GET /api/reviews/since/{date}: changed (target %i)", (t) 
   it("dates Last-Modified by the latest change it carries", async () => {
     const res = await get("/api/reviews/since/2025-06-04");
     expect(new Date(res.headers.get("last-modified")!).toISOString()).toBe("2025-06-12T10:30:00.000Z");
+  });
+});
+
+describe("changed, for a business east of UTC (Australia/Sydney)", () => {
+  it("holds a review answered the day after its date: the answer's day begins at local midnight", async () => {
+    const data = await smallData([review({ id: "r-1", date: "2025-03-10", response: { date: "2025-03-11", text: "Thanks." } })]);
+    const business = JSON.parse(await readFile(join(data, "business.json"), "utf8"));
+    await writeFile(join(data, "business.json"), JSON.stringify({ ...business, time_zone: "Australia/Sydney" }));
+    const east = await startSidecar(await builtDist(data));
+    try {
+      const body = await (await fetch(`${east.url}/api/reviews/since/2025-03-11`)).json();
+      expect(ids(body.changed)).toEqual(["r-1"]);
+    } finally {
+      await east.close();
+    }
   });
 });
 
