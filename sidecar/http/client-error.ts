@@ -13,7 +13,9 @@ const LINGER_MS = 1_000;
 
 export function answerClientErrors(server: Server): void {
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-    if (!socket.writable || socket.bytesWritten > 0 || error.code === "ECONNRESET") return void socket.destroy();
+    // As Node does: no answer where one is already being sent on this socket (it would corrupt it).
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent || error.code === "ECONNRESET") return void socket.destroy();
     const [status, body] = answerTo(error, (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize);
     const json = JSON.stringify(body);
     const headers = {

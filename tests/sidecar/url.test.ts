@@ -3,11 +3,13 @@
  * over Node's header limit, sent as they are (fetch would re-encode them) to a real server.
  */
 import { createServer, request } from "node:http";
+import { connect } from "node:net";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { review, smallData } from "../../harness/data.ts";
 import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 import { limitServer } from "../../sidecar/http/server.ts";
+import { until } from "../../harness/until.ts";
 
 let sidecar: Sidecar;
 let port: number;
@@ -89,5 +91,18 @@ describe("a URL over Node's 16 KB header limit", () => {
     const body = JSON.parse(res.body);
     expect(body.error).toBe("url_too_long");
     expect(body.message).toContain("the URL is too long");
+  });
+
+  it("gets the same answer as the second request on a kept-alive connection", async () => {
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    socket.write("GET /api/reviews/search?limit=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    await until(() => /"reviews"/.test(answer), "the first answer");
+    answer = "";
+    socket.write(`GET /api/reviews/search?query=${"a".repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    await new Promise((r) => socket.on("close", r));
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error).toBe("url_too_long");
   });
 });
