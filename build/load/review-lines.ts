@@ -9,7 +9,7 @@ import { Review } from "../../core/schema/records.ts";
 import { problemsFromZod, type Problem } from "./problems.ts";
 import { unpack, type FileLines, type Read } from "../cache/lines.ts";
 import { saidOf } from "./unflagged.ts";
-import { checkNotFuture, crossCheck, parseJson, recordOf, type Known, type Now } from "./validate.ts";
+import { acceptedFields, checkNotFuture, crossCheck, parseJson, recordOf, type Known, type Now } from "./validate.ts";
 
 /** Lines added at the files' ends looked for one by one, at most; more are put in a set with all the others. */
 const FEW_ADDED = 100;
@@ -129,7 +129,12 @@ function checkLine(
   const raw = parseJson(text, file, `line ${i + 1}`, problems);
   if (raw === undefined) return;
   const parsed = Review.safeParse(raw);
-  if (!parsed.success) return void problems.push(...problemsFromZod(parsed.error, file, recordOf(i + 1, raw), raw));
+  if (!parsed.success) {
+    problems.push(...problemsFromZod(parsed.error, file, recordOf(i + 1, raw), raw));
+    const accepted = acceptedFields(raw);
+    crossCheck(accepted, known, problems, file, i + 1);
+    return checkNotFuture(accepted, now, problems, file, i + 1);
+  }
   const review = parsed.data;
   crossCheck(review, known, problems, file, i + 1);
   checkNotFuture(review, now, problems, file, i + 1);

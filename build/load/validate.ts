@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import type { Review } from "../../core/schema/records.ts";
+import { Review } from "../../core/schema/records.ts";
 import { problemsFromZod, type Problem } from "./problems.ts";
 
 /** The data folder's files (DATA_DIR). */
@@ -26,8 +26,20 @@ export function recordOf(line: number, raw: unknown): string {
 /** The ids a review may name, by field; undefined where the list has problems of its own. */
 export type Known = Record<"technicians" | "services" | "service_area", Set<string> | undefined>;
 
-/** References to other files, and dates that must follow the review's own, into `problems`. */
-export function crossCheck(review: Review, known: Known, problems: Problem[], file: string, line: number): void {
+/**
+ * The fields of a review line that its schema accepts, each checked alone: a line the schema
+ * refuses still has its other fields checked against the other files and the clock, so that the
+ * build names every problem of the line in one run.
+ */
+export function acceptedFields(raw: unknown): Partial<Review> {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const shape = Review.shape as Record<string, z.ZodType>;
+  const fields = Object.entries(raw).filter(([key, value]) => shape[key]?.safeParse(value).success);
+  return Object.fromEntries(fields) as Partial<Review>;
+}
+
+/** References to other files, and dates that must follow the review's own, into `problems`; a field left out is not checked. */
+export function crossCheck(review: Partial<Review>, known: Known, problems: Problem[], file: string, line: number): void {
   const add = (field: string, value: string, expected: string) =>
     problems.push({ file, record: recordOf(line, review), field, value, expected });
   const check = (field: string, id: string, ids: Set<string> | undefined, source: string) => {
@@ -35,9 +47,11 @@ export function crossCheck(review: Review, known: Known, problems: Problem[], fi
     const listed = [...ids].slice(0, 12).join(", ") + (ids.size > 12 ? ", ..." : "");
     add(field, id, `expected an id listed in ${source} (${listed})`);
   };
-  review.technicians.forEach((id, i) => check(`technicians[${i}]`, id, known.technicians, DATA_FILES.technicians));
-  review.services.forEach((id, i) => check(`services[${i}]`, id, known.services, DATA_FILES.services));
-  check("service_area", review.service_area, known.service_area, DATA_FILES.serviceAreas);
+  review.technicians?.forEach((id, i) => check(`technicians[${i}]`, id, known.technicians, DATA_FILES.technicians));
+  review.services?.forEach((id, i) => check(`services[${i}]`, id, known.services, DATA_FILES.services));
+  if (review.service_area !== undefined) check("service_area", review.service_area, known.service_area, DATA_FILES.serviceAreas);
+  // The order of the dates needs the review's own date.
+  if (review.date === undefined) return;
   if (review.response && review.response.date < review.date) {
     add("response.date", review.response.date, `expected a date on or after the review's date ${review.date}`);
   }
@@ -73,13 +87,13 @@ export function nowIn(zone = "Pacific/Kiritimati", time = Date.now()): Now {
 }
 
 /** Contract: a review dated after the build's day (in the business's time zone) is a data error; so is any later time it records. */
-export function checkNotFuture(review: Review, now: Now, problems: Problem[], file: string, line: number): void {
+export function checkNotFuture(review: Partial<Review>, now: Now, problems: Problem[], file: string, line: number): void {
   const add = (field: string, value: string, expected: string) =>
     problems.push({ file, record: recordOf(line, review), field, value, expected });
   const day = `expected no later than today (${now.day} in ${now.zone}): a review cannot be dated in the future`;
   // A time may be earlier today: the rule for times is "not after now".
   const moment = `expected a time not after now (${new Date(now.time).toISOString().slice(0, 19)}Z): it cannot be in the future`;
-  if (review.date > now.day) add("date", review.date, day);
+  if (review.date !== undefined && review.date > now.day) add("date", review.date, day);
   if (review.response && review.response.date > now.day) add("response.date", review.response.date, day);
   for (const field of ["published", "updated"] as const) {
     const time = review[field];

@@ -230,3 +230,18 @@ describe("build determinism and ETags", () => {
     expect(run.stderr).toMatch(/BASE_URL="reviews\.example": expected an absolute http\(s\) URL/);
   });
 });
+
+describe("npm run build on a line with several problems", () => {
+  it("names every problem of the line, and of the other lines, in one run", async () => {
+    const fourProblems = review({ rating: 9, technicians: ["mike"], service_area: "narnia", date: "2099-01-05" });
+    const run = await runBuild(await smallData([fourProblems, review({ id: "r-2", services: ["bats"] })]), join(await tempDir(), "dist"));
+    expect(run.code).toBe(1);
+    const problems = run.stderr.split("\n").filter((line) => /2025\.jsonl line \d/.test(line));
+    expect(problems).toHaveLength(5);
+    for (const [field, value] of [["rating", "9"], ["technicians[0]", '"mike"'], ["service_area", '"narnia"'], ["date", '"2099-01-05"']]) {
+      expect(problems.filter((line) => line.includes(`2025.jsonl line 1 (r-1): ${field} = ${value}: expected `)), field).toHaveLength(1);
+    }
+    const other = '2025.jsonl line 2 (r-2): services[0] = "bats": expected an id listed in';
+    expect(problems.filter((line) => line.includes(other))).toHaveLength(1);
+  });
+});
