@@ -29,7 +29,7 @@ import { check } from "../views/checked.ts";
 import { jsonPieces } from "../core/json.ts";
 import { later } from "./later.ts";
 import { sharedCopy } from "./threads/threads.ts";
-import { writeOwnerReport } from "../insights/owner.ts";
+import { writeOwnerReport } from "../insights/owner-html.ts";
 
 /** The least insights.json may weigh for its gzip copy to be made of its pieces. */
 const PIECES_BYTES = 1_000_000;

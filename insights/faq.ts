@@ -30,7 +30,7 @@ export function asExamples(rating: number, text: string, mentions: readonly Ment
     if (m.margin < UNSURE) return { ...m };
     const agrees = m.polarity === "positive" ? rating >= 3 : m.polarity === "negative" ? rating <= 3 : false;
     const alone = mentions.every((o) => o === m || o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
-    const says = wordsIn(text, m.quote.from, m.quote.to, 4) >= 4 && !BACK_REFERENCE.test(text.slice(m.quote.from, m.quote.to));
+    const says = standsAlone(text.slice(m.quote.from, m.quote.to));
     return { ...m, margin: m.margin + (agrees ? 4 * RANK : 0) + (alone ? 2 * RANK : 0) + (says ? RANK : 0) };
   });
 }
@@ -41,6 +41,9 @@ export function asExamples(rating: number, text: string, mentions: readonly Ment
  * something on its own (the blind readings of /insights/, docs/audit.md).
  */
 const BACK_REFERENCE = /^\s*(?:[a-z]|(?:That|This|It|Those|These|Which)\b)/;
+
+/** Whether a quote says something on its own (asExamples's third rank): four words or more, opening on no word pointing back. */
+export const standsAlone = (quote: string) => wordsIn(quote, 0, quote.length, 4) >= 4 && !BACK_REFERENCE.test(quote);
 
 /** More than any margin the model gives (the lead of one class's log-odds over the next). */
 const RANK = 1000;

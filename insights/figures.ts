@@ -142,7 +142,7 @@ export function mergeInsights(
     ),
     summary: { sentences: summarise(said) },
   };
-  return { figures, owner: ownerReport(said, updated, figures.faq) };
+  return { figures, owner: ownerReport(said, figures.faq) };
 }
 
 /** Counts of each polarity (in POLARITIES' order), with their total and score. */

@@ -9,9 +9,11 @@ import { describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { credits } from "../../insights/attribution.ts";
-import { MIN_REVIEWS } from "../../insights/owner.ts";
+import { COMPLAINED, MIN_REVIEWS } from "../../insights/owner.ts";
+import { longDate } from "../../views/html.ts";
 import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
-import { review, smallData, tree } from "../../harness/data.ts";
+import { review, smallData, tempDir, tree } from "../../harness/data.ts";
+import { buildHere } from "../../harness/build.ts";
 
 const text = (page: string) => page.replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/\s+/g, " ");
 const ownerOf = async (dist: string) => text(await readFile(join(dirname(dist), "owner.html"), "utf8"));
@@ -28,16 +30,21 @@ describe("the owner report of this business", () => {
     }
   });
 
-  it("flags Jake, says why in his customers' words, and that he improved, with figures recomputed from his reviews", async () => {
+  it("flags Jake, says why in his customers' words, and that he did better than the year before, figures recomputed", async () => {
     const dist = await builtDist();
     const report = await ownerOf(dist);
     const data = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
     const reviews: PublicReview[] = data.reviews;
     const jakes = reviews.filter((r) => r.technicians.includes("jake-olsen"));
     const mean = (list: PublicReview[]) => Math.round((list.reduce((n, r) => n + r.rating, 0) / list.length) * 100) / 100;
-    const flag = report.match(/Jake Olsen's (\d+) reviews average ([\d.]+)[^]*?Why: ([^]*?) Since: improving: ([\d.]+) in (\d{4}) \((\d+) reviews\), up from ([\d.]+) in (\d{4}) \((\d+)\)/);
+    const flag = report.match(
+      new RegExp(
+        String.raw`Jake Olsen's (\d+) reviews average ([\d.]+)[^]*?Why: ([^]*?) ` +
+          String.raw`Trend: better in (\d{4}) than in (\d{4}): ([\d.]+) stars \((\d+) reviews\) against ([\d.]+) \((\d+)\)\.`,
+      ),
+    );
     expect(flag, report).not.toBeNull();
-    const [, count, average, why, now, year, nowCount, then, before, thenCount] = flag!;
+    const [, count, average, why, year, before, now, nowCount, then, thenCount] = flag!;
     expect([Number(count), Number(average)]).toEqual([jakes.length, mean(jakes)]);
     const inYear = (y: string) => jakes.filter((r) => r.date.startsWith(y));
     expect([Number(now), Number(nowCount)]).toEqual([mean(inYear(year!)), inYear(year!).length]);
@@ -88,10 +95,12 @@ describe("the owner report of this business", () => {
       expect(faq.answer).toContain(`of ${mentioning} customers`);
     }
     expect(report).toMatch(/Praised most for .*? \(\d+ mentions?\)/);
-    expect(report).toMatch(/From the reviews as of [A-Z][a-z]+ \d{1,2}, \d{4}\./);
+    // Dated by the newest review, as the site writes dates.
+    const newest = insights.entities.services.map((e: { last_review_date: string | null }) => e.last_review_date ?? "").sort().at(-1);
+    expect(report).toContain(`Reviews up to ${longDate(newest)} (the newest review's date).`);
   });
 
-  it("flags no other technician, and no service on too few reviews", async () => {
+  it("flags no other technician as well below the others, and no service on too few reviews", async () => {
     const report = await ownerOf(await builtDist());
     const flags = report.slice(report.indexOf("Needs attention"), report.indexOf("Recurring complaints"));
     expect(flags.match(/'s \d+ reviews average/g)).toHaveLength(1);
@@ -121,5 +130,77 @@ describe("a flag's evidence", () => {
     expect(await flagged([5, 5, 5, 5, 5, 5, 5, 1])).toBeUndefined();
     // 4.0 against 5, still 0.86 below without the lowest review.
     expect(await flagged([5, 5, 5, 5, 3, 3, 3, 3])).toMatch(/average 4, against 5/);
+  });
+});
+
+describe("the owner report on data written for it", () => {
+  /** Dana's ten 5-star reviews in 2025, for the others to be compared with. */
+  const dana = Array.from({ length: 10 }, (_, i) =>
+    review({ id: `r-d${i}`, date: `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`, rating: 5, text: "Dana was on time and the ants are gone." }),
+  );
+  /** Marco's reviews of one year, with these stars: a low one says why. */
+  const marco = (year: number, ratings: number[]) =>
+    ratings.map((rating, i) =>
+      review({
+        id: `r-m${year}-${i}`,
+        date: `${year}-0${1 + (i % 9)}-1${i % 9}`,
+        rating,
+        text: rating < 5 ? "Marco sprayed the kitchen and the ants came back a week later." : "Marco was friendly and the ants are gone.",
+        technicians: ["marco-ruiz"],
+      }),
+    );
+  /** The report's page, as built from these reviews. */
+  const pageOf = async (reviews: unknown[]) => {
+    const dist = join(await tempDir(), "dist");
+    await buildHere(await smallData(reviews), dist);
+    return readFile(join(dirname(dist), "owner.html"), "utf8");
+  };
+  const reportOf = async (reviews: unknown[]) => text(await pageOf(reviews));
+  const needsAttention = (report: string) => report.slice(report.indexOf("Needs attention"), report.indexOf("Recurring complaints"));
+
+  it(`flags a technician whose average fell year on year, on ${MIN_REVIEWS} reviews or more each year`, async () => {
+    const report = await reportOf([...dana, ...marco(2024, Array(8).fill(5)), ...marco(2025, [5, 5, 5, 5, 4, 4, 4, 4])]);
+    const flag = /Marco Ruiz's reviews average 4\.5 in 2025 \(8 reviews\), down from 5 in 2024 \(8\)\. Read the 16 reviews/;
+    expect(needsAttention(report)).toMatch(flag);
+  });
+
+  it("does not flag a fall that one review makes, or one on too few reviews", async () => {
+    // 4.63 against 5: without its one 2-star review, 2025 averages 5 again.
+    const flags = async (ratings: number[]) =>
+      needsAttention(await reportOf([...dana, ...marco(2024, Array(8).fill(5)), ...marco(2025, ratings)]));
+    expect(await flags([5, 5, 5, 5, 5, 5, 5, 2])).not.toMatch(/Marco/);
+    // 4.43 against 5, but on 7 reviews.
+    expect(await flags([5, 5, 5, 4, 4, 4, 4])).not.toMatch(/Marco/);
+  });
+
+  it("is dated by its newest review, not by the business file's edit", async () => {
+    // smallData's business.json was edited on 2024-01-01.
+    const report = await reportOf([review({ date: "2025-02-03" }), review({ id: "r-2", date: "2025-09-09" })]);
+    expect(report).toContain("Reviews up to September 9, 2025 (the newest review's date).");
+  });
+
+  it(`names what a technician is criticised for only from ${COMPLAINED} complaints`, async () => {
+    const table = (report: string) => report.slice(report.lastIndexOf("Technician"));
+    const row = (report: string) => /Marco Ruiz \d+ [\d.]+ [^]*?(?=Dana Whitfield|$)/.exec(table(report))![0];
+    const once = await reportOf([...dana, ...marco(2025, [5, 5, 5, 2])]);
+    expect(row(once)).not.toMatch(/\(\d+ mentions?\)\s*\S+ \(\d+ mentions?\)/);
+    const twice = await reportOf([...dana, ...marco(2025, [5, 5, 2, 2])]);
+    expect(row(twice)).toMatch(/\(\d+ mentions?\)\s*effectiveness \(2 mentions\)/);
+  });
+
+  it("quotes only words that say something without their review", async () => {
+    const unhappy = [
+      "The roaches are still everywhere three weeks later.",
+      "He sprayed for five minutes and left. that did nothing at all.",
+      "They treated the whole house. It did not work.",
+      "I paid for the full treatment. couldn't tell me what it was.",
+    ].map((text, i) => review({ id: `r-u${i}`, date: `2025-04-1${i}`, rating: 1, text, technicians: ["marco-ruiz"] }));
+    const page = await pageOf([...dana, ...unhappy]);
+    const quotes = [...page.matchAll(/<q>([^<]*)<\/q>/g)].map((m) => m[1]!);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) {
+      expect(q.split(/\s+/).length, q).toBeGreaterThanOrEqual(4);
+      expect(q, q).not.toMatch(/^(?:[a-z]|(?:That|This|It|Those|These|Which)\b)/);
+    }
   });
 });
