@@ -24,10 +24,14 @@ function nodeCommand(name) {
   return { env, args: words };
 }
 
-/** Run a script to its end; a signal this process gets is passed on to it, and its exit is this one's. */
+/** Run a script to its end; a signal this process gets is passed on to it (as npm does), and its exit is this one's. */
 function run(name) {
   const { env, args } = nodeCommand(name);
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: "inherit",
+  });
   const pass = (signal) => child.kill(signal);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, pass);
   return new Promise((resolve) =>

@@ -77,11 +77,6 @@ try {
     for (const o of chosen.allowedOrigins) allowed.allowedOrigins.add(o);
     for (const h of chosen.allowedHosts ?? []) allowed.allowedHosts?.add(h);
   }
-  const ms = Math.round(performance.now() - started);
-  console.log(
-    `reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} ` +
-      `(public base ${settings.BASE_URL}), ready in ${ms} ms`,
-  );
   await hub.start();
   // A rebuild is served as soon as it is there, and its subscribers told, as after a publish ping.
   const unwatch =
@@ -116,6 +111,12 @@ try {
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  // Said last: from this line on, a signal stops the server gracefully (scripts/start.mjs's Ctrl-C).
+  const ms = Math.round(performance.now() - started);
+  console.log(
+    `reviewcast: serving ${bundle.current.index.size} reviews on http://${settings.HOST}:${port} ` +
+      `(public base ${settings.BASE_URL}), ready in ${ms} ms`,
+  );
 } catch (error) {
   if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError || error instanceof SpillError)
     console.error(`reviewcast: ${error.message}`);
