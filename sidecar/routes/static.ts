@@ -22,6 +22,7 @@ export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
     const path = widgetPath(url);
     if (path instanceof Response) return path;
     const file = findFile(bundle.current.files, path);
+    if (!file && bundle.current.files.has(`${path}/index.html`)) return withSlash(url);
     if (!file) return reviewPage(bundle, request, url);
     const coding = chooseEncoding(request.headers.get("accept-encoding"), file.encoded);
     const headers: Record<string, string> = {};
@@ -67,7 +68,7 @@ async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promis
   const match = REVIEW_PATH.exec(url.pathname);
   const changed = match && current.index.changedAt(match[1]!);
   if (!match || !changed) return missing(bundle, request, url, match?.[1]);
-  if (!match[2]) return new Response(null, { status: 308, headers: { location: `${url.pathname}/${url.search}` } });
+  if (!match[2]) return withSlash(url);
   const review = current.index.review(match[1]!) as PublicReview;
   const body = Buffer.from(renderReviewPage(review, pageContext(current)));
   return represent(request, {
@@ -76,6 +77,11 @@ async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promis
     cacheControl: "public, max-age=60",
     validators: { etag: strongEtag(body), lastModified: new Date(changed) },
   });
+}
+
+/** A page's address without its trailing slash (/insights, /reviews/{id}) is a permanent redirect to it, query kept. */
+function withSlash(url: URL): Response {
+  return new Response(null, { status: 308, headers: { location: `${url.pathname}/${url.search}` } });
 }
 
 /** What every review page of a bundle shares, as build/render/pages.ts makes it: once per bundle. */

@@ -77,6 +77,16 @@ describe("netlify.toml", () => {
     expect(existsSync(join(dist, "404.html"))).toBe(true);
   });
 
+  it("leaves the pages' addresses without a slash to Netlify's own redirect to the folder: no rule catches them", async () => {
+    const dist = await builtDist();
+    for (const page of ["/insights", "/reviews", "/about", "/api"]) {
+      expect(existsSync(join(dist, page, "index.html")), page).toBe(true);
+      // Netlify matches a rule with or without the trailing slash: one here would loop or hide the page.
+      const caught = redirects.filter((r) => [page, `${page}/`].includes(r.from) || (r.from.endsWith("/*") && `${page}/`.startsWith(r.from.slice(0, -1))));
+      expect(caught, page).toEqual([]);
+    }
+  });
+
   it("serves each widget's theme from the copy built for it, as the sidecar does", async () => {
     const dist = await builtDist();
     for (const path of WIDGET_PATHS) {

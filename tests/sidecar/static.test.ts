@@ -86,6 +86,15 @@ describe.each([0, 1])("static files (target %i)", (t) => {
     expect(await res.text()).toContain("Valley Shield Pest Control");
   });
 
+  it.each(["/insights", "/reviews", "/about", "/api", "/reviews/r-2025-001"])("redirects %s to its page with the trailing slash", async (path) => {
+    const res = await sidecar.targets[t]!.fetch(`${path}?from=x`, { redirect: "manual" });
+    expect(res.status).toBe(308);
+    expect(res.headers.get("location")).toBe(`${path}/?from=x`);
+    const page = await get(`${path}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  });
+
   it("answers an unknown path with a JSON 404", async () => {
     const res = await get("/nope.json");
     expect(res.status).toBe(404);
