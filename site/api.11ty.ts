@@ -73,7 +73,10 @@ const EXAMPLES: Record<string, string> = {
 function parameterRow(p: Parameter): string {
   const name = `<code>${html(p.name)}</code>${p.required ? " (required)" : ""}`;
   const description = html(p.description ?? p.schema?.description ?? "");
-  return `<tr><th scope="row">${name}</th><td>${p.in}</td><td>${html(type(p))}</td><td>${description}</td></tr>`;
+  return (
+    `<tr><th scope="row">${name}</th><td data-label="In">${p.in}</td><td data-label="Type">${html(type(p))}</td>` +
+    `<td data-label="Description">${description}</td></tr>`
+  );
 }
 
 function type(p: Parameter): string {
@@ -104,7 +107,7 @@ export function render({ dataset, feed, baseUrl, openapiUrl }: SiteData): string
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "");
       const params = op.parameters?.length
-        ? `<table tabindex="0"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th>
+        ? `<table class="parameters"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th>
 <th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
 ${op.parameters.map(parameterRow).join("\n")}
 </tbody></table>`
@@ -121,7 +124,7 @@ ${op.parameters.map(parameterRow).join("\n")}
 <h2 id="${id}"><code>${html(key)}</code></h2>
 <p>${html(op.summary ?? "")}</p>${op.description ? `\n<p>${html(op.description)}</p>` : ""}
 ${params}
-<h3>Responses</h3><ul>${responses}</ul>${example ? `\n<h3>Example</h3><pre tabindex="0"><code>${html(example)}</code></pre>` : ""}
+<h3>Responses</h3><ul>${responses}</ul>${example ? `\n<h3>Example</h3><pre class="example"><code>${html(example)}</code></pre>` : ""}
 </section>`;
     }),
   );

@@ -97,12 +97,22 @@ figure.chart svg.narrow { display: none; }
   table.figures tr { border-top: 1px solid var(--line); padding: .35rem 0; }
   table.figures td { display: inline-block; margin-right: 1rem; }
   table.figures td::before { content: attr(data-label) ": "; color: var(--muted); }
+  /* The API page's parameters stack the same way, the description on its own line. */
+  table.parameters, table.parameters tbody, table.parameters tr, table.parameters th, table.parameters td { display: block; border: 0; }
+  table.parameters thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.parameters caption { display: block; text-align: left; font-weight: 600; }
+  table.parameters tr { border-top: 1px solid var(--line); padding: .35rem 0; }
+  table.parameters th, table.parameters td { padding: 0; }
+  table.parameters td[data-label=In], table.parameters td[data-label=Type] { display: inline-block; margin-right: 1rem; }
+  table.parameters td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+  table.parameters td[data-label=Description]::before { content: none; }
 }
 table { border-collapse: collapse; margin: .5rem 0; display: block; max-width: 100%; overflow-x: auto; overflow-wrap: normal; }
 table code { white-space: nowrap; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 pre { background: var(--soft); padding: .75rem; overflow-x: auto; border: 1px solid var(--line); }
-pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; }
+/* Snippets and examples wrap rather than hide their end: a copy still gets the one line. */
+pre.snippet, pre.example { white-space: pre-wrap; overflow-wrap: anywhere; }
 code { font-size: .9em; }
 .quotes li { margin: .4rem 0; }
 dt { font-weight: 600; margin-top: .75rem; }

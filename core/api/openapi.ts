@@ -40,6 +40,16 @@ const validators = {
 const topicLinks = {
   Link: { description: 'WebSub discovery: the hub (rel="hub") and this topic (rel="self")', schema: { type: "string" } },
 };
+/** A request header the route reads, described for a client. */
+function header(name: string, description: string, required = false) {
+  return { name, in: "header", required, description, schema: { type: "string" } };
+}
+/** Conditional GET (RFC 9110 §13.1): the validators a client kept from an earlier answer. */
+const conditional = [
+  header("If-None-Match", "An earlier answer's ETag: while it still matches, 304 Not Modified, no body; wins over If-Modified-Since"),
+  header("If-Modified-Since", "An earlier answer's Last-Modified (an HTTP date): unchanged since then, 304 Not Modified, no body"),
+];
+const SESSION_ID = "The Mcp-Session-Id that initialize answered with, on every later request (not on initialize itself)";
 const notModified = { description: "Not modified: the request's If-None-Match or If-Modified-Since matches", headers: validators };
 
 /**
@@ -53,11 +63,7 @@ function dataset(operationId: string, summary: string, schema: JsonSchema, type:
     get: {
       operationId,
       summary,
-      parameters: [
-        ...query,
-        { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
-        { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
-      ],
+      parameters: [...query, ...conditional],
       responses: {
         "200": { description: "OK", headers: { ...validators, ...(topic ? topicLinks : {}) }, ...json(schema, type) },
         "304": notModified,
@@ -159,7 +165,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
         get: {
           operationId: "getReviewsSince",
           summary: "Reviews dated on or after a day, the older ones published, edited or answered since, and the ids withdrawn since",
-          parameters: [...parameters(SincePath, "path"), ...parameters(SinceQuery, "query")],
+          parameters: [...parameters(SincePath, "path"), ...parameters(SinceQuery, "query"), ...conditional],
           responses: {
             "200": { description: "Reviews since the date", headers: validators, ...json(ref("SincePage")) },
             "304": notModified,
@@ -217,8 +223,8 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
             "(missing: 400; unknown, expired or ended: 404). A foreign Origin gets 403. Tools: " +
             "get_business, search_reviews, get_review, get_reviews_since, get_insights.",
           parameters: [
-            { name: "Mcp-Session-Id", in: "header", required: false, schema: { type: "string" } },
-            { name: "MCP-Protocol-Version", in: "header", required: false, schema: { type: "string" } },
+            header("Mcp-Session-Id", SESSION_ID),
+            header("MCP-Protocol-Version", "The protocol version initialize agreed (such as 2025-06-18), on every later request"),
           ],
           requestBody: {
             required: true,
@@ -245,7 +251,7 @@ export function openApiDocument(baseUrl: string, known?: KnownIds) {
         delete: {
           operationId: "mcpEndSession",
           summary: "End an MCP session",
-          parameters: [{ name: "Mcp-Session-Id", in: "header", required: true, schema: { type: "string" } }],
+          parameters: [header("Mcp-Session-Id", "The session to end", true)],
           responses: {
             "204": { description: "Ended" },
             "400": { description: "No session id" },
