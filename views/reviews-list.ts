@@ -4,7 +4,7 @@
  * plain HTML: the form and the paging links lead to /search/. With JavaScript the same page asks
  * the JSON API instead (site/scripts/reviews.ts) and stays in place.
  */
-import { SEARCH_FILTERS, type SearchFilter } from "../core/api/filters.ts";
+import { labelOf, SEARCH_FILTERS, type SearchFilter } from "../core/api/filters.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
 import { count as formatCount, html, names, page, reviewArticle, scriptJson } from "./html.ts";
 
@@ -36,6 +36,14 @@ export function contradiction(asked: URLSearchParams): string | undefined {
   const least = Number(asked.get("min_rating"));
   if (exact && least && exact < least) return `no review can have exactly ${exact} stars and at least ${least}: choose one of the two.`;
   return undefined;
+}
+
+/**
+ * Why a search was refused, from the JSON error's `issues`, each named by the form's label ("From",
+ * not since): /search/ and the script that asks the API say it the same way.
+ */
+export function refusal(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${labelOf(String(i.path[0]))}: ${i.message}`).join("; ");
 }
 
 const STAR_CHOICES = [5, 4, 3, 2, 1];

@@ -7,11 +7,9 @@
  */
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { contradiction, PAGE_SIZE, reviewsListPage } from "../../views/reviews-list.ts";
+import { contradiction, PAGE_SIZE, refusal, reviewsListPage } from "../../views/reviews-list.ts";
 import type { BundleRef } from "../bundle.ts";
-import type { Issue } from "../http/errors.ts";
 import { parseQuery } from "../http/query.ts";
-import { labelOf } from "../../core/api/filters.ts";
 import { SearchParams } from "../../core/api/params.ts";
 import { encodeCursor } from "../../core/cursor.ts";
 import { searchReviews } from "../search/run.ts";
@@ -32,7 +30,7 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
     if (!refused) {
       const params = parseQuery(asked, SearchParams);
       const result = params.ok ? searchReviews(bundle, params.value) : params;
-      if (!result.ok) refused = describe(result.issues);
+      if (!result.ok) refused = refusal(result.issues);
       else {
         const { page } = result.value;
         reviews = page.positions.map((p) => JSON.parse(bundle.index.json(p)) as PublicReview);
@@ -58,8 +56,4 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=60" },
     });
   };
-}
-
-function describe(issues: Issue[]): string {
-  return issues.map((i) => `${labelOf(String(i.path[0]))}: ${i.message}`).join("; ");
 }

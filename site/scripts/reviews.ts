@@ -7,7 +7,7 @@
  */
 import type { PublicReview } from "../../core/schema/public.ts";
 import { count, reviewArticle, type Names } from "../../views/html.ts";
-import { contradiction } from "../../views/reviews-list.ts";
+import { contradiction, refusal } from "../../views/reviews-list.ts";
 
 interface Page {
   count: number;
@@ -54,35 +54,51 @@ function showPaging(total: number): void {
   next.disabled = !nextCursor;
 }
 
+/** What a history entry holds: the filters asked, the page shown and the pages before it, to come back to. */
+interface Entry {
+  filters: string;
+  place: Place;
+  before: Place[];
+}
+
+/** How a shown list meets the history: a new entry (a search, a page), the entry it is (Back, Forward) or the one it mends. */
+type Visit = "push" | "restore" | "replace";
+
 /** The newest request: an answer to an older one (filters changed while it was on its way) is dropped. */
 let inFlight: AbortController | undefined;
+/** The API address asked for last, in flight or shown: the same search again (a field's change, then submit) asks nothing. */
+let asked: string | undefined;
 
-async function show(place: Place): Promise<void> {
-  inFlight?.abort();
-  const request = (inFlight = new AbortController());
+function refuse(message: string): void {
+  results.innerHTML = "";
+  paging.hidden = true;
+  status.textContent = `The search was refused: ${message}`;
+}
+
+async function show(place: Place, visit: Visit = "push"): Promise<void> {
   const params = filters();
   const contradicts = contradiction(params);
-  if (contradicts) {
-    results.innerHTML = "";
-    status.textContent = `The search was refused: ${contradicts}`;
-    paging.hidden = true;
-    return;
-  }
   params.set("limit", String(PAGE_SIZE));
   if (place.cursor) params.set("cursor", place.cursor);
+  const url = `${api}?${params}`;
+  if (url === asked && visit !== "restore") return;
+  inFlight?.abort();
+  const request = (inFlight = new AbortController());
+  asked = contradicts ? undefined : url;
+  const entry: Entry = { filters: filters().toString(), place, before: [...before] };
+  if (contradicts) {
+    record(entry, visit);
+    return refuse(contradicts);
+  }
   status.textContent = "Loading…";
   results.setAttribute("aria-busy", "true");
   try {
-    const response = await fetch(`${api}?${params}`, { headers: { accept: "application/json" }, signal: request.signal });
+    const response = await fetch(url, { headers: { accept: "application/json" }, signal: request.signal });
     const body = await response.json();
     if (request !== inFlight) return;
-    if (!response.ok) {
-      // A refused search shows no list: the one before answered other filters.
-      results.innerHTML = "";
-      paging.hidden = true;
-      status.textContent = `The search was refused: ${body.message ?? response.status}`;
-      return;
-    }
+    record(entry, visit);
+    // A refused search shows no list: the one before answered other filters. Its reasons name the form's labels.
+    if (!response.ok) return refuse(body.issues?.length ? refusal(body.issues) : (body.message ?? String(response.status)));
     const page = body as Page;
     shown = place;
     nextCursor = page.next_cursor;
@@ -94,15 +110,40 @@ async function show(place: Place): Promise<void> {
         ? "No review matches these filters."
         : `Reviews ${count(place.from)}–${count(place.from + page.count - 1)} of ${count(page.total)}.`;
     showPaging(page.total);
-    const address = filters();
-    if (place.cursor) address.set("cursor", place.cursor);
-    if (place.from > 1) address.set("from", String(place.from));
-    history.replaceState(null, "", address.size ? `${form.action}?${address}` : `${form.action}`);
   } catch {
-    if (request === inFlight) status.textContent = "The reviews could not be loaded. Check the connection and try again.";
+    if (request !== inFlight) return;
+    asked = undefined;
+    status.textContent = "The reviews could not be loaded. Check the connection and try again.";
   } finally {
     if (request === inFlight) results.removeAttribute("aria-busy");
   }
+}
+
+/** The address follows the list as a /search/ link (bookmarked, shared, reloaded), and Back returns to the list before. */
+function record(entry: Entry, visit: Visit): void {
+  if (visit === "restore") return;
+  const address = new URLSearchParams(entry.filters);
+  if (entry.place.cursor) address.set("cursor", entry.place.cursor);
+  if (entry.place.from > 1) address.set("from", String(entry.place.from));
+  const href = address.size ? `${form.action}?${address}` : `${form.action}`;
+  if (visit === "push" && href !== location.href) history.pushState(entry, "", href);
+  else history.replaceState(entry, "", href);
+}
+
+/** Back or Forward to an entry: its filters in the form, its page in the list. */
+function restore(entry: Entry): void {
+  for (const field of form.elements) {
+    if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) field.value = "";
+  }
+  for (const [key, value] of new URLSearchParams(entry.filters)) {
+    const field = form.elements.namedItem(key) as HTMLInputElement | HTMLSelectElement | null;
+    if (field) field.value = value;
+  }
+  // Filters behind "More filters" that the entry sets are shown, as /search/ opens them.
+  const more = form.querySelector<HTMLDetailsElement>("details.more");
+  if (more && [...more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select")].some((f) => f.value)) more.open = true;
+  before = [...entry.before];
+  void show(entry.place, "restore");
 }
 
 form.addEventListener("submit", (event) => {
@@ -124,6 +165,9 @@ prev.addEventListener("click", () => {
   const back = before.pop();
   if (back) void show(back).then(() => results.querySelector("a")?.focus());
 });
+addEventListener("popstate", (event) => {
+  if (event.state) restore(event.state as Entry);
+});
 
 // With script, the paging buttons replace the plain links.
 for (const link of paging.querySelectorAll("a.nojs")) link.remove();
@@ -131,12 +175,14 @@ prev.hidden = false;
 next.hidden = false;
 showPaging(state.total);
 
-// An old shared link to /reviews/?filters: apply them.
+// The page as loaded is the first entry, to come back to.
 const given = new URLSearchParams(location.search);
+history.replaceState({ filters: filters().toString(), place: shown, before: [...before] } satisfies Entry, "", location.href);
+// An old shared link to /reviews/?filters: apply them.
 if (location.pathname.endsWith("/reviews/") && [...given.keys()].length) {
   for (const [key, value] of given) {
     const field = form.elements.namedItem(key) as HTMLInputElement | HTMLSelectElement | null;
     if (field) field.value = value;
   }
-  void show({ from: 1 });
+  void show({ from: 1 }, "replace");
 }
