@@ -60,6 +60,16 @@ h3 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
   border-radius: 4px; background: var(--bg); color: var(--fg); }
 .filters .actions { display: flex; gap: .5rem; }
 button { cursor: pointer; width: auto; background: var(--soft); }
+/* On a phone the filters, even all open, leave the first review on the first screen. */
+@media (max-width: 40rem) {
+  h1 { margin-top: 1rem; }
+  nav ul { gap: .25rem 1rem; margin-top: 0; }
+  .filters { gap: .4rem .75rem; padding: .5rem .75rem; }
+  .filters .grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: .35rem .75rem; padding-top: .25rem; }
+  .filters label, .filters .more summary { font-size: .85rem; }
+  .filters .more summary { padding: 0; }
+  .filters input, .filters select, .filters button, .filters .button { padding: .2rem .4rem; }
+}
 button[type="submit"] { background: #0969da; color: #fff; border-color: #0969da; }
 button:disabled { opacity: .5; cursor: not-allowed; }
 a.button { display: inline-block; padding: .4rem .75rem; border: 1px solid #8c959f; border-radius: 4px;
