@@ -12,7 +12,7 @@ import { freePort, startProcess, type Running } from "./serve.ts";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
-if (!haveBrowser) console.warn(`No Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped.`);
+if (!haveBrowser) console.warn(`No Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): browser tests skipped.`);
 
 export interface Site {
   /** The sidecar's address, which the build's absolute URLs use. */
@@ -48,7 +48,13 @@ export function useSite(): Site {
 }
 
 /** Open a page of the site in a new context (script on unless told) and wait for it to settle. */
-export async function openPage(site: Site, path: string, options: { width?: number; height?: number; script?: boolean } = {}): Promise<Page> {
+export interface Open {
+  width?: number;
+  height?: number;
+  script?: boolean;
+}
+
+export async function openPage(site: Site, path: string, options: Open = {}): Promise<Page> {
   const { width = 1280, height = 900, script = true } = options;
   const context = await site.browser.newContext({ viewport: { width, height }, javaScriptEnabled: script });
   const page = await context.newPage();
