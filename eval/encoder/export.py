@@ -27,6 +27,7 @@ import torch
 
 from encoder_input import LABELS, MAX_B, InputBuilder, load_tokenizer, model_dir
 from train import batches_by_length, collate, encode_rows, load_model, per_set, read_jsonl, table
+from unsigned_weights import to_unsigned_weights
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -132,6 +133,7 @@ def main() -> int:
         export_fp32(model, fp32)
         int8 = os.path.join(OUT, "model.onnx")
         quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+        to_unsigned_weights(int8)
         rows = read_jsonl(os.path.join(HERE, "work", "validation.jsonl"))
         encoded, _ = encode_rows(builder, rows)
         full, small = run_onnx(fp32, encoded), run_onnx(int8, encoded)

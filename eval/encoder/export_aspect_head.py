@@ -29,6 +29,7 @@ import torch
 from aspect_head import ASPECTS, mean_pool, run
 from encoder_input import load_tokenizer
 from export import export_fp32, sha256
+from unsigned_weights import to_unsigned_weights
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -75,6 +76,7 @@ def main() -> None:
         export_fp32(model, fp32, tensors, "probabilities")
         int8 = os.path.join(OUT, "model.onnx")
         quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True)
+        to_unsigned_weights(int8)
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         full = ort.InferenceSession(fp32, options, providers=["CPUExecutionProvider"])

@@ -19,15 +19,35 @@ const fixture = readJsonl<{ text: string; probabilities: number[] }>(
   new URL("../fixtures/aspect-head/probabilities.jsonl", import.meta.url),
 );
 
+/**
+ * How far onnxruntime's answers may move between x86-64 CPUs. Its kernels differ by instruction
+ * set (SSE4.1, AVX2, AVX-512 with VNNI): the integer products are exact on all of them (the
+ * weights are uint8, eval/encoder/unsigned_weights.py), but the float steps around them round
+ * differently, and a rounding that moves one activation across a quantisation step moves a
+ * probability. Measured on the 60 sentences' 780 probabilities against Python's: VNNI max 5e-7;
+ * AVX2 max 0.028, mean 9e-5; SSE4.1 max 0.036, mean 3.3e-4, one call across 0.5
+ * (eval/encoder/README.md, "The same answers on any CPU"). The bounds sit above the largest of
+ * them; a wrong input (a token off, a missing [SEP]) moves the mean by a hundred times more.
+ */
+const SPREAD = { max: 0.06, mean: 0.002, calls: 0.01 };
+
 describe("the aspect head", () => {
-  it("gives the probabilities Python's onnxruntime gave, sentence by sentence", async () => {
+  it("gives the probabilities Python's onnxruntime gave, within what differs between CPUs", async () => {
     const head = await AspectHead.load(1);
     expect(fixture.length).toBe(60);
+    const gaps: number[] = [];
+    let crossed = 0;
     for (const { text, probabilities } of fixture) {
       const got = await head.probabilities(text);
       expect(got.length, text).toBe(head.manifest.aspects.length);
-      probabilities.forEach((p, k) => expect(Math.abs(got[k]! - p), `${text}: ${head.manifest.aspects[k]}`).toBeLessThan(1e-5));
+      probabilities.forEach((p, k) => {
+        gaps.push(Math.abs(got[k]! - p));
+        if (got[k]! >= 0.5 !== p >= 0.5) crossed++;
+        expect(gaps.at(-1), `${text}: ${head.manifest.aspects[k]}`).toBeLessThan(SPREAD.max);
+      });
     }
+    expect(gaps.reduce((a, b) => a + b, 0) / gaps.length).toBeLessThan(SPREAD.mean);
+    expect(crossed / gaps.length).toBeLessThan(SPREAD.calls);
   });
 
   it("refuses a damaged model file, naming it", async () => {
