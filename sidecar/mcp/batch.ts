@@ -57,7 +57,7 @@ export async function answerBatch(messages: unknown[], one: (message: unknown) =
       continue;
     }
     const response = await one(message);
-    // A refusal of the request as a whole (406 for Accept, 415 for Content-Type) is the answer.
+    // A refusal of the request as a whole (406 for Accept) is the answer.
     if (response.status !== 200 && response.status !== 202) return response;
     const body = Buffer.from(await response.arrayBuffer());
     if (body.length) parts.push(body);

@@ -2,8 +2,8 @@
  * `/mcp`: the Model Context Protocol over streamable HTTP (MCP spec 2025-06-18, "Transports").
  * Each POST gets a fresh server and a stateless SDK transport; the session lives in the signed
  * Mcp-Session-Id (session.ts), so no instance needs to remember it. Before the SDK sees a
- * request this checks, in order: Origin/Host (DNS rebinding, 403), the body (JSON-RPC codes),
- * and the session (missing 400, unknown, expired or ended 404).
+ * request this checks, in order: Origin/Host (DNS rebinding, 403), the Content-Type (415), the
+ * body (JSON-RPC codes, messages.ts) and the session (missing 400, unknown, expired or ended 404).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -19,32 +19,8 @@ import { answerBatch, batchRefused } from "./batch.ts";
 import { fastResourceRead, fastToolCall } from "./fast-path.ts";
 import type { ToolEntry } from "./tool.ts";
 import { registerTools } from "./tools.ts";
+import { contentTypeRefused, isJsonRpc, paramsInvalid } from "./messages.ts";
 import { DEFAULT_SETTINGS } from "../settings.ts";
-
-/**
- * The shape each request's params must have. The SDK reports a request failing its own schema as
- * an internal error (-32603); JSON-RPC calls that invalid params (-32602), so it is checked here
- * first, cheaply.
- */
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const PARAMS_OK: Record<string, (p: Record<string, unknown>) => boolean> = {
-  initialize: (p) =>
-    typeof p.protocolVersion === "string" &&
-    isObject(p.capabilities) &&
-    isObject(p.clientInfo) &&
-    typeof p.clientInfo.name === "string" &&
-    typeof p.clientInfo.version === "string",
-  "tools/call": (p) => typeof p.name === "string" && (p.arguments === undefined || isObject(p.arguments)),
-  "resources/read": (p) => typeof p.uri === "string",
-  "prompts/get": (p) => typeof p.name === "string" && (p.arguments === undefined || isObject(p.arguments)),
-};
-
-function paramsInvalid(m: { method?: string; params?: unknown }): boolean {
-  // Own keys only: a method named "valueOf" or "constructor" is not a check.
-  const check = m.method !== undefined && Object.hasOwn(PARAMS_OK, m.method) ? PARAMS_OK[m.method] : undefined;
-  if (!check) return m.params !== undefined && !isObject(m.params);
-  return !isObject(m.params) || !check(m.params);
-}
 
 /** Largest JSON-RPC body read; tool arguments here are small. */
 export const MCP_BODY_LIMIT = 256 * 1024;
@@ -108,6 +84,8 @@ async function post(
 ): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
+  const unsupported = contentTypeRefused(request.headers.get("content-type"));
+  if (unsupported) return rpcError(415, -32000, unsupported, null, CLOSE_CONNECTION);
   const read = await readBody(request, MCP_BODY_LIMIT);
   if (!read.ok) {
     if (read.reason === "aborted") return rpcError(400, -32700, "Parse error: the body was cut off");
@@ -255,17 +233,6 @@ export function createMcpServer(deps: Pick<McpDeps, "bundle" | "baseUrl" | "vers
   // no stream to send them on: GET /mcp is 405, and its lists do not change while it runs).
   server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
-}
-
-function isJsonRpc(m: unknown): m is { jsonrpc: "2.0"; method?: string; params?: unknown } {
-  if (m === null || typeof m !== "object" || Array.isArray(m)) return false;
-  const msg = m as Record<string, unknown>;
-  if (msg.jsonrpc !== "2.0") return false;
-  // JSON-RPC 2.0 §4: an id is a string, a number or null. Anything else (a 60,000-deep array)
-  // is refused here, before any error path would try to echo it.
-  if ("id" in msg && msg.id !== null && typeof msg.id !== "string" && typeof msg.id !== "number") return false;
-  if ("method" in msg) return typeof msg.method === "string";
-  return "result" in msg || "error" in msg;
 }
 
 function rpcError(
