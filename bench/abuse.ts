@@ -50,6 +50,9 @@ export async function runAbuse(base: string, certs: TestCerts, seconds: number, 
   const mcp = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "localhost:3000" };
   const init = await fetch(`${base}/mcp`, { method: "POST", headers: { ...mcp, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "abuse", version: "1" } } }) });
   const session = init.headers.get("mcp-session-id")!;
+  // Batches are answered only on a session negotiated at 2025-03-26 (sidecar/mcp/batch.ts).
+  const init0326 = await fetch(`${base}/mcp`, { method: "POST", headers: { ...mcp, "mcp-protocol-version": "2025-03-26" }, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "abuse", version: "1" } } }) });
+  const batching = init0326.headers.get("mcp-session-id")!;
   const since = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } } });
 
   const jobs: Record<string, () => Promise<unknown>> = {
@@ -58,7 +61,7 @@ export async function runAbuse(base: string, certs: TestCerts, seconds: number, 
     // Batches of 100 full get_reviews_since (refused), and of 10 on 2025-03-26 (answered, bounded).
     batches: () => Promise.all([
       every(100, async () => count("batch of 100 (2025-06-18)", await post("/mcp", { ...mcp, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }, JSON.stringify(Array.from({ length: 100 }, (_, k) => since(k)))))),
-      every(1_000, async () => count("batch of 10 (2025-03-26)", await post("/mcp", { ...mcp, "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" }, JSON.stringify(Array.from({ length: 10 }, (_, k) => since(k)))))),
+      every(1_000, async () => count("batch of 10 (2025-03-26)", await post("/mcp", { ...mcp, "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" }, JSON.stringify(Array.from({ length: 10 }, (_, k) => since(k)))))),
     ]),
     // Subscribe floods to callbacks that hang, and unsubscribes of nothing.
     floods: () => Promise.all([every(20, async (i) => count("subscribe to a hanging callback", await form({ "hub.mode": "subscribe", "hub.topic": `${BASE_URL}/feed.xml`, "hub.callback": `${hangingUrl}/flood-${i}` }))),

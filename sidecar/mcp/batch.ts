@@ -21,12 +21,16 @@ const NO_BATCHES_FROM = "2025-06-18";
 
 /**
  * Batches, where the protocol still has them: not with initialize (MCP 2025-03-26, "Lifecycle"),
- * not for a session on 2025-06-18 or later, and at most MCP_BATCH_LIMIT messages.
+ * not for a session on 2025-06-18 or later, and at most MCP_BATCH_LIMIT messages. The version
+ * the session negotiated decides, whatever the request's MCP-Protocol-Version says: the spec's
+ * fallback for a missing header (assume 2025-03-26) is for a server that does not know the
+ * version, and this one does (session.ts). A header naming a later version refuses as well.
  */
-export function batchRefused(request: Request, messages: unknown[]): string | undefined {
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && version >= NO_BATCHES_FROM) return `protocol ${version} has no JSON-RPC batches; send one message per request`;
+export function batchRefused(request: Request, messages: unknown[], negotiated?: string): string | undefined {
   if (messages.some((m) => (m as { method?: string }).method === "initialize")) return "initialize must not be part of a batch";
+  const header = request.headers.get("mcp-protocol-version");
+  const version = [negotiated, header].find((v) => v != null && v >= NO_BATCHES_FROM);
+  if (version) return `protocol ${version} has no JSON-RPC batches; send one message per request`;
   if (messages.length > MCP_BATCH_LIMIT) return `a batch holds at most ${MCP_BATCH_LIMIT} messages`;
   return undefined;
 }

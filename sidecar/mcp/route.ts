@@ -6,6 +6,7 @@
  * body (JSON-RPC codes, messages.ts) and the session (missing 400, unknown, expired or ended 404).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { FastResponse } from "srvx";
@@ -14,7 +15,7 @@ import type { BundleRef } from "../bundle.ts";
 import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
 import { registerPrompts, registerResources } from "./resources.ts";
-import { RevocationCheck, type Revocations, type SessionSigner } from "./session.ts";
+import { RevocationCheck, type Revocations, type SessionClaims, type SessionSigner } from "./session.ts";
 import { answerBatch, batchRefused } from "./batch.ts";
 import { fastResourceRead, fastToolCall } from "./fast-path.ts";
 import type { ToolEntry } from "./tool.ts";
@@ -100,23 +101,26 @@ async function post(
   const batch = Array.isArray(body);
   const messages = (batch ? body : [body]) as unknown[];
   if (messages.length === 0 || !messages.every(isJsonRpc)) return rpcError(400, -32600, "Invalid Request: expected a JSON-RPC 2.0 message");
+  const initializing = messages.some((m) => m.method === "initialize");
+  // A batch is judged by its session's protocol version, so its session is checked first.
+  const session = batch && !initializing ? await checkSession(deps, revoked, request) : undefined;
+  if (session instanceof Response) return session;
   if (batch) {
-    const refused = batchRefused(request, messages);
+    const refused = batchRefused(request, messages, session?.pv);
     if (refused) return rpcError(400, -32600, `Invalid Request: ${refused}`);
   }
   const badParams = messages.find(paramsInvalid);
   if (badParams) return rpcError(400, -32602, `Invalid params for ${badParams.method}`, (badParams as { id?: string | number }).id ?? null);
-  const initializing = messages.some((m) => m.method === "initialize");
-  if (!initializing) {
+  if (!initializing && !session) {
     const problem = await checkSession(deps, revoked, request);
-    if (problem) return problem;
+    if (problem instanceof Response) return problem;
   }
   const asked = acceptingAnything(request);
   if (batch) return answerBatch(messages, (message) => answer(deps, pool, asked, message, tools));
   const response =
     (await fastResourceRead(deps.bundle, deps.baseUrl, asked, body as Record<string, unknown>)) ??
     (await answer(deps, pool, asked, body, tools));
-  if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue());
+  if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue(negotiated(body)));
   return response;
 }
 
@@ -171,9 +175,8 @@ async function answer(
 async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
-  const problem = await checkSession(deps, revoked, request);
-  if (problem) return problem;
-  const claims = deps.signer.verify(request.headers.get("mcp-session-id")!)!;
+  const claims = await checkSession(deps, revoked, request);
+  if (claims instanceof Response) return claims;
   if (!(await deps.revocations.revoke(claims.sid, claims.exp, deps.maxRevocations ?? DEFAULT_MAX_REVOCATIONS))) {
     return rpcError(
       429,
@@ -186,14 +189,24 @@ async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): P
   return new FastResponse(null, { status: 204, headers: CORS_HEADERS });
 }
 
-async function checkSession(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<Response | undefined> {
+/**
+ * The version an initialize request gets, as the SDK's server answers it (Server._oninitialize):
+ * the one asked for when supported, else the latest.
+ */
+function negotiated(initialize: unknown): string {
+  const asked = (initialize as { params: { protocolVersion: string } }).params.protocolVersion;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+}
+
+/** The request's session, or the answer that refuses it. */
+async function checkSession(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<SessionClaims | Response> {
   const id = request.headers.get("mcp-session-id");
   if (!id) return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first");
   const claims = deps.signer.verify(id);
   if (!claims || (await revoked.isRevoked(claims.sid))) {
     return rpcError(404, -32001, "Session not found: it is unknown, expired or ended; send initialize to start a new one");
   }
-  return undefined;
+  return claims;
 }
 
 /**

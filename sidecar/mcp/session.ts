@@ -15,6 +15,8 @@ export interface SessionClaims {
   /** Issued and expiry times, seconds since the epoch. */
   iat: number;
   exp: number;
+  /** The protocol version initialize negotiated: it decides what the session may send (batches). */
+  pv?: string;
 }
 
 export interface Revocations {
@@ -64,9 +66,10 @@ export class SessionSigner {
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  issue(): string {
+  /** A new session's id, carrying the protocol version its initialize negotiated. */
+  issue(protocolVersion?: string): string {
     const iat = this.now();
-    const claims: SessionClaims = { sid: randomBytes(16).toString("base64url"), iat, exp: iat + SESSION_TTL_SECONDS };
+    const claims: SessionClaims = { sid: randomBytes(16).toString("base64url"), iat, exp: iat + SESSION_TTL_SECONDS, pv: protocolVersion };
     const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
     return `${payload}.${this.mac(payload)}`;
   }
@@ -92,6 +95,7 @@ export class SessionSigner {
     try {
       const claims = JSON.parse(bytes.toString("utf8")) as SessionClaims;
       if (typeof claims.sid !== "string" || typeof claims.exp !== "number" || claims.exp <= this.now()) return undefined;
+      if (claims.pv !== undefined && typeof claims.pv !== "string") return undefined;
       return claims;
     } catch {
       return undefined;

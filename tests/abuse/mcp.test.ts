@@ -12,17 +12,20 @@ import { builtDist, startSidecar, testMcp, type Sidecar } from "../../harness/si
 const MAX_REVOCATIONS = 3;
 let sidecar: Sidecar;
 let session: string;
+/** A session negotiated at 2025-03-26, the last protocol version with batches. */
+let batching: string;
 
 beforeAll(async () => {
   sidecar = await startSidecar(await builtDist(), { mcp: { ...testMcp(undefined, new MemoryRevocations()), maxRevocations: MAX_REVOCATIONS } });
   session = await initialize();
+  batching = await initialize("2025-03-26");
 });
 afterAll(async () => sidecar.close());
 
 const post = (body: unknown, headers: Record<string, string> = {}) => rpc(async (path, init) => sidecar.app.request(path, init), body, headers);
 
-async function initialize(): Promise<string> {
-  const res = await post(INITIALIZE);
+async function initialize(protocolVersion = INITIALIZE.params.protocolVersion): Promise<string> {
+  const res = await post({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } }, { "mcp-protocol-version": protocolVersion });
   expect(res.status).toBe(200);
   return res.headers.get("mcp-session-id")!;
 }
@@ -40,7 +43,7 @@ describe("JSON-RPC batches", () => {
   });
 
   it("of 100 full get_reviews_since calls do not build a response 100 times the largest result", async () => {
-    const res = await post(Array.from({ length: 100 }, (_, i) => since(i + 1)), { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" });
+    const res = await post(Array.from({ length: 100 }, (_, i) => since(i + 1)), { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text.length).toBeLessThan(1_000);
@@ -54,7 +57,7 @@ describe("JSON-RPC batches", () => {
   });
 
   it(`of up to ${MCP_BATCH_LIMIT} messages are answered on 2025-03-26, one element with an array (JSON-RPC 2.0 §6)`, async () => {
-    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" };
+    const headers = { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" };
     const one = await post([ping(7)], headers);
     expect(one.status).toBe(200);
     expect(await one.json()).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
@@ -63,7 +66,7 @@ describe("JSON-RPC batches", () => {
   });
 
   it(`answered on 2025-03-26 stop building past ${MCP_BATCH_BYTES} bytes: later requests get an error to send alone`, async () => {
-    const res = await post(Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => since(i + 1)), { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" });
+    const res = await post(Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => since(i + 1)), { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" });
     expect(res.status).toBe(200);
     const text = await res.text();
     const answers = JSON.parse(text) as { id: number; result?: { structuredContent: { reviews: unknown[] } }; error?: { code: number; message: string } }[];
@@ -92,7 +95,7 @@ describe("ids that are not a string, a number or null", () => {
   });
 
   it("a 60,000-deep id inside a batch is refused as well", async () => {
-    const res = await post(`[{"jsonrpc":"2.0","id":${deep},"method":"ping"}]`, { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" });
+    const res = await post(`[{"jsonrpc":"2.0","id":${deep},"method":"ping"}]`, { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32600);
   });
