@@ -41,12 +41,20 @@ interface CompactReview {
  */
 export const Out = { count: z.number().min(0), id: z.string(), date: z.string(), stars: z.number() };
 
+/**
+ * An object the output schema lists some members of: the rest are not typed, but they come. Zod
+ * renders a loose object's untyped rest as `additionalProperties: {}`, which strict validators
+ * (MCP Inspector's --strict, structured-output APIs) warn on or refuse; its metadata is written
+ * over what it renders, so the schema says `true` (JSON Schema 2020-12, §10.3.2.3).
+ */
+export const someOf = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape).meta({ additionalProperties: true });
+
 /** What a client reads in a page of reviews; members of the reviews are typed where all share them. */
 export const PageOut = {
   count: Out.count,
   total: Out.count,
   review_url: z.string().describe("Permalink of a review: replace {id}"),
-  reviews: z.array(z.looseObject({ id: Out.id, date: Out.date, rating: Out.stars })),
+  reviews: z.array(someOf({ id: Out.id, date: Out.date, rating: Out.stars })),
   next_cursor: z.string().optional(),
 };
 

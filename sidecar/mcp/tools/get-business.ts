@@ -1,7 +1,7 @@
 /** get_business: who the business is, its rating, and the ids the other tools take. */
 import { z } from "zod";
 import { strictArgs } from "../../../core/api/params.ts";
-import { Out } from "../pages.ts";
+import { Out, someOf } from "../pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const getBusiness = defineTool({
@@ -14,12 +14,12 @@ export const getBusiness = defineTool({
       "aggregate star rating with the count per star. Call this first to learn the ids other tools take.",
     inputSchema: strictArgs({}),
     outputSchema: {
-      business: z.looseObject({
+      business: someOf({
         name: z.string(),
-        services: z.array(z.looseObject({ id: Out.id })),
-        technicians: z.array(z.looseObject({ id: Out.id })),
+        services: z.array(someOf({ id: Out.id })),
+        technicians: z.array(someOf({ id: Out.id })),
       }),
-      aggregate_rating: z.looseObject({ rating_value: z.number(), review_count: Out.count }),
+      aggregate_rating: someOf({ rating_value: z.number(), review_count: Out.count }),
       links: z.record(z.string(), z.string()),
     },
     annotations: READ_ONLY,

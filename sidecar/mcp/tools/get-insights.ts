@@ -4,7 +4,7 @@ import { strictArgs } from "../../../core/api/params.ts";
 import { Slug } from "../../../core/schema/records.ts";
 import type { Bundle } from "../../bundle.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
-import { QUOTED_NOTE, quoted } from "../pages.ts";
+import { QUOTED_NOTE, quoted, someOf } from "../pages.ts";
 import { resolveName } from "../../names.ts";
 
 export const getInsights = defineTool({
@@ -22,7 +22,7 @@ export const getInsights = defineTool({
       service: Slug.optional().describe("Service id"),
       service_area: Slug.optional().describe("Service area id"),
     }),
-    outputSchema: { insights: z.looseObject({}) },
+    outputSchema: { insights: someOf({}) },
     annotations: READ_ONLY,
   },
   handler:

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { strictArgs } from "../../../core/api/params.ts";
 import { Slug } from "../../../core/schema/records.ts";
-import { link, Out, QUOTED_NOTE, renderReview } from "../pages.ts";
+import { link, Out, QUOTED_NOTE, renderReview, someOf } from "../pages.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
 
 export const getReview = defineTool({
@@ -13,7 +13,7 @@ export const getReview = defineTool({
       "The full record of one review by its id (as returned by search_reviews): text, rating, " +
       "date, technicians, services, area and the owner's reply if any.",
     inputSchema: strictArgs({ id: Slug.describe("Review id, e.g. r-2025-014") }),
-    outputSchema: { review: z.looseObject({ id: Out.id, url: z.string(), date: Out.date, rating: Out.stars, text: z.string() }) },
+    outputSchema: { review: someOf({ id: Out.id, url: z.string(), date: Out.date, rating: Out.stars, text: z.string() }) },
     annotations: READ_ONLY,
   },
   handler:

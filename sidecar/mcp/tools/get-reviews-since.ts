@@ -3,7 +3,7 @@ import { z } from "zod";
 import { strictArgs } from "../../../core/api/params.ts";
 import { IsoDate } from "../../../core/schema/records.ts";
 import { reviewsSince } from "../../search/run.ts";
-import { Detail, Out, pageContent, PageOut } from "../pages.ts";
+import { Detail, Out, pageContent, PageOut, someOf } from "../pages.ts";
 import { defineTool, invalid, READ_ONLY } from "../tool.ts";
 
 export const getReviewsSince = defineTool({
@@ -22,9 +22,7 @@ export const getReviewsSince = defineTool({
     outputSchema: {
       since: Out.date,
       removed: z.array(z.string()),
-      changed: z
-        .array(z.looseObject({ id: Out.id }))
-        .describe("Older reviews changed since, latest first (≤ 1000); same fields as reviews"),
+      changed: z.array(someOf({ id: Out.id })).describe("Older reviews changed since, latest first (≤ 1000); same fields as reviews"),
       changed_truncated: z.boolean().describe("More than 1000 changed"),
       ...PageOut,
     },
