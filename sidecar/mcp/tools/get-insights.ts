@@ -49,10 +49,15 @@ export const getInsights = defineTool({
       const found = resolveName(list, value, kind.replace("_", " "));
       if ("message" in found) return error(`${kind}: ${found.message}.`);
       const sized = forModel(found);
-      // Its quotes are customers' words: quoted, data, never instructions (README, MCP).
-      const profile = kind === "aspect" ? "" : `${profileOf(found as unknown as Entity, insights.aspects)}\n`;
+      // The text is a rendering for reading, its quotes marked as customers' words (README, MCP);
+      // the figures as data are the structured content, which a JSON copy in the text would only
+      // repeat, with the customers' words in it unmarked.
+      const profile =
+        kind === "aspect"
+          ? aspectOf(found as unknown as Aspect)
+          : profileOf(found as unknown as Entity, insights.aspects, kind === "technician");
       return {
-        content: [{ type: "text", text: `${QUOTED_NOTE}\n${profile}${JSON.stringify(sized)}\n${full}` }],
+        content: [{ type: "text", text: `${QUOTED_NOTE}\n${profile}\n${full}` }],
         structuredContent: { insights: { [kind]: sized } },
       };
     },
@@ -60,31 +65,51 @@ export const getInsights = defineTool({
 
 type Named = { id: string; name: string; review_count: number; average_rating: number };
 type Entity = ReturnType<Bundle["insights"]>["entities"]["technicians"][number];
+type Aspect = ReturnType<Bundle["insights"]>["aspects"][number];
+type Quote = { review_id: string; polarity: string; quote: string };
+
+/** A quote as the text shows it: what it is, the customer's words between « », and its review. */
+const said = (q: Quote) => `${q.polarity === "positive" ? "praise" : "complaint"}: ${quoted(q.quote.trim())} (${q.review_id})`;
+
+/** Quarters of an aspect's trend the text shows; the structured content has them all. */
+const TREND_SHOWN = 4;
+
+/** An aspect in a few lines: its score and mentions, its latest quarters, the clearest quotes. */
+function aspectOf(a: Aspect): string {
+  const trend = a.trend
+    .slice(-TREND_SHOWN)
+    .map((q) => `${q.quarter} ${q.score} (${q.total})`)
+    .join(", ");
+  return (
+    `${a.name}: score ${a.score} (-1 to 1) from ${a.total} mentions in ${a.review_count} reviews: ` +
+    `${a.positive} positive, ${a.negative} negative, ${a.neutral} neutral.` +
+    `${trend ? `\nLatest quarters, score (mentions): ${trend}.` : ""}` +
+    `${a.highlights.length ? `\nClearest quotes:\n${a.highlights.map((q) => `- ${said(q)}`).join("\n")}` : ""}`
+  );
+}
 
 /**
  * A technician's, service's or town's profile in a few lines a model can answer from in one call
  * ("is Jake a good technician?"): the rating, then each aspect's mentions with the clearest
  * praise and complaint in the customers' words.
  */
-function profileOf(e: Entity, aspects: { id: string; name: string }[]): string {
+function profileOf(e: Entity, aspects: { id: string; name: string }[], person: boolean): string {
   const stars = Object.entries(e.rating_counts)
     .map(([star, n]) => `${n}×${star}★`)
     .join(", ");
   const lines = [...e.aspects]
     .sort((a, b) => b.total - a.total)
     .map((a) => {
-      const said = a.quotes
-        .map((q) => `${q.polarity === "positive" ? "praise" : "complaint"}: ${quoted(q.quote.trim())} (${q.review_id})`)
-        .join("; ");
+      const quotes = a.quotes.map(said).join("; ");
       return (
         `- ${aspects.find((x) => x.id === a.id)?.name ?? a.id}: ${a.positive} positive, ${a.negative} ` +
-        `negative, ${a.neutral} neutral${said ? `. ${said}` : ""}`
+        `negative, ${a.neutral} neutral${quotes ? `. ${quotes}` : ""}`
       );
     });
-  return (
-    `${e.name}: ${e.review_count} reviews, average ${e.average_rating} (${stars}).` +
-    `${lines.length ? ` What its reviews say, by aspect:\n${lines.join("\n")}` : ""}`
-  );
+  // A technician is a person: "their" reviews; a service's or a town's are "its".
+  const dates = e.first_review_date ? ` from ${e.first_review_date} to ${e.last_review_date}` : "";
+  const aspectLines = lines.length ? ` What ${person ? "their" : "its"} reviews say, by aspect:\n${lines.join("\n")}` : "";
+  return `${e.name}: ${e.review_count} reviews${dates}, average ${e.average_rating} (${stars}).${aspectLines}`;
 }
 
 /**
