@@ -10,7 +10,11 @@ import { useConnectedSidecar } from "../helpers/mcp.ts";
 const state = useConnectedSidecar();
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
-const textOf = (r: Result) => (r.content as { type: string; text?: string }[]).filter((c) => c.type === "text").map((c) => c.text!).join("\n");
+const textOf = (r: Result) =>
+  (r.content as { type: string; text?: string }[])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text!)
+    .join("\n");
 
 /** Every `quote` member anywhere in a value: the customers' words a result carries. */
 function quotesIn(value: unknown, found: string[] = []): string[] {
@@ -54,7 +58,9 @@ describe("get_insights for one part", () => {
     for (const [kind, args] of await parts(state.client)) {
       const text = textOf(await state.client.callTool({ name: "get_insights", arguments: args }));
       expect(text, kind).not.toMatch(/[{[]"/);
-      expect(text.trimEnd().split("\n").at(-1), kind).toMatch(/^The complete figures, with every citation, are at http.*\/insights\.json\.$/);
+      expect(text.trimEnd().split("\n").at(-1), kind).toMatch(
+        /^The complete figures, with every citation, are at http.*\/insights\.json\.$/,
+      );
     }
   });
 
@@ -63,7 +69,9 @@ describe("get_insights for one part", () => {
     const result = await state.client.callTool({ name: "get_insights", arguments: args });
     const aspect = (result.structuredContent as any).insights.aspect;
     const text = textOf(result);
-    expect(text).toContain(`${aspect.name}: score ${aspect.score} (-1 to 1) from ${aspect.total} mentions in ${aspect.review_count} reviews`);
+    expect(text).toContain(
+      `${aspect.name}: score ${aspect.score} (-1 to 1) from ${aspect.total} mentions in ${aspect.review_count} reviews`,
+    );
     for (const q of aspect.trend.slice(-4)) expect(text).toContain(`${q.quarter} ${q.score} (${q.total})`);
   });
 

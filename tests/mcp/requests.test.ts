@@ -73,11 +73,17 @@ describe("JSON-RPC batches and the session's protocol version", () => {
     return res.headers.get("mcp-session-id")!;
   };
 
-  it.each(["2025-06-18", "2025-11-25"])("refuses a batch on a session negotiated at %s that omits MCP-Protocol-Version", async (version) => {
-    const res = await send([ping(1), ping(2)], await sessionAt(version));
-    expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: -32600, message: expect.stringContaining(`protocol ${version} has no JSON-RPC batches`) });
-  });
+  it.each(["2025-06-18", "2025-11-25"])(
+    "refuses a batch on a session negotiated at %s that omits MCP-Protocol-Version",
+    async (version) => {
+      const res = await send([ping(1), ping(2)], await sessionAt(version));
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining(`protocol ${version} has no JSON-RPC batches`),
+      });
+    },
+  );
 
   it("refuses a batch on a 2025-06-18 session that claims 2025-03-26 in its header", async () => {
     const res = await send([ping(1), ping(2)], await sessionAt("2025-06-18"), "2025-03-26");

@@ -37,7 +37,11 @@ describe("tools/list through the official client", () => {
 
   it("says of the objects it lists only some members of that more may come (additionalProperties: true)", async () => {
     const output = (await schemas()).find(([name]) => name === "get_review.outputSchema")![1] as { properties: { review: object } };
-    expect(output.properties.review).toMatchObject({ type: "object", additionalProperties: true, required: expect.arrayContaining(["id", "text"]) });
+    expect(output.properties.review).toMatchObject({
+      type: "object",
+      additionalProperties: true,
+      required: expect.arrayContaining(["id", "text"]),
+    });
   });
 
   it("gives results that still validate: every tool's structured content is accepted by the client", async () => {
