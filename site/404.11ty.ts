@@ -11,8 +11,11 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
     path: "/404.html",
     title: "Page not found",
     description: "This address has no page.",
+    type: "WebPage",
     body: `<h1>Page not found</h1>
-<p>There is no page at this address. A review that was withdrawn by its author is no longer published.</p>
+<p>There is no page at this address. A review's page is taken down when the review is withdrawn: at its author's
+request, as a duplicate of another review, or because it was not written by a customer
+(<a href="${baseUrl}/about/#verified">how reviews are published</a>).</p>
 <p><a href="${baseUrl}/">Home</a> · <a href="${baseUrl}/reviews/">All reviews</a></p>`,
     jsonFeedUrl: feed.jsonFeedUrl,
     atomFeedUrl: feed.atomFeedUrl,

@@ -118,6 +118,15 @@ describe.each([0, 1])("static files (target %i)", (t) => {
     expect(await api.json()).toMatchObject({ error: "gone" });
   });
 
+  it("does not put a withdrawn review's withdrawal on its author alone: a duplicate is taken down too", async () => {
+    const browser = { accept: "text/html" };
+    const page = await (await sidecar.targets[t]!.fetch(`/reviews/${sidecar.bundle.current.withdrawn[0]!.id}/`, { headers: browser })).text();
+    const said = page.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(said).not.toMatch(/withdrawn by its author/);
+    expect(said).toMatch(/author's request/);
+    expect(said).toMatch(/duplicate/);
+  });
+
   it("does not serve the build's manifest", async () => {
     expect((await get("/_manifest.json")).status).toBe(404);
   });
