@@ -79,6 +79,7 @@ do not present them as written about anyone else, or change what they say. For a
     path: "/about/",
     title: `How the reviews of ${business.name} are published`,
     description: "How the reviews are collected, verified and published, and how the insights are computed.",
+    type: "AboutPage",
     body,
     jsonFeedUrl: feed.jsonFeedUrl,
     atomFeedUrl: feed.atomFeedUrl,

@@ -150,6 +150,7 @@ ${sections.join("\n")}`;
     path: "/api/",
     title: `API: ${dataset.business.name} reviews`,
     description: "Routes, parameters and examples of the public reviews API, MCP endpoint and WebSub hub.",
+    type: "WebPage",
     body,
     jsonFeedUrl: feed.jsonFeedUrl,
     atomFeedUrl: feed.atomFeedUrl,

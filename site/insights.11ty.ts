@@ -82,6 +82,7 @@ ${quotes}
     path: "/insights/",
     title: `What customers say about ${business.name}`,
     description: `Aspects, technicians, services and trends computed from ${count(insights.generated_from.review_count)} verified reviews.`,
+    type: "WebPage",
     body,
     jsonFeedUrl: feed.jsonFeedUrl,
     atomFeedUrl: feed.atomFeedUrl,

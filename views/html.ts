@@ -130,6 +130,13 @@ export interface Frame {
   description: string;
   body: string;
   head?: string;
+  /**
+   * The schema.org type of the page, for JSON-LD naming the page and the business it is about
+   * (pageLd); absent where `head` carries the page's own (the home page, a review's).
+   */
+  type?: PageType;
+  /** The page's own path in its JSON-LD, where it differs from `path` (/search/ shares /reviews/'s menu entry and canonical). */
+  ldPath?: string;
   jsonFeedUrl: string;
   atomFeedUrl: string;
 }
@@ -164,7 +171,7 @@ export function page(f: Frame): string {
 <link rel="icon" href="${f.baseUrl}/favicon.svg" type="image/svg+xml">
 <link rel="alternate" type="application/atom+xml" href="${html(f.atomFeedUrl)}" title="Newest reviews (Atom)">
 <link rel="alternate" type="application/feed+json" href="${html(f.jsonFeedUrl)}" title="Newest reviews (JSON Feed)">
-${f.head ?? ""}</head>
+${f.head ?? ""}${f.type ? jsonLd(pageLd(f, f.type)) : ""}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site">
@@ -217,5 +224,25 @@ export function reviewLd(review: PublicReview, baseUrl: string) {
     reviewBody: review.text,
     reviewRating: { "@type": "Rating", ratingValue: review.rating, bestRating: 5, worstRating: 1 },
     itemReviewed: { "@id": `${baseUrl}/#business` },
+  };
+}
+
+export type PageType = "WebPage" | "CollectionPage" | "SearchResultsPage" | "AboutPage";
+
+/**
+ * A page that is not itself a review: what kind of page it is, part of the business's site and
+ * about the business (the same LocalBusiness node, one `@id`, as the home page and the reviews).
+ */
+export function pageLd(f: Frame, type: PageType) {
+  const url = `${f.baseUrl}${f.ldPath ?? f.path}`;
+  return {
+    "@context": "https://schema.org",
+    "@type": type,
+    "@id": url,
+    url,
+    name: f.title,
+    description: f.description,
+    isPartOf: { "@type": "WebSite", "@id": `${f.baseUrl}/#website`, url: `${f.baseUrl}/`, name: f.business.name },
+    about: businessLd(f.business, f.baseUrl),
   };
 }

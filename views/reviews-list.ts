@@ -117,6 +117,7 @@ ${links.join(" ")}
     title: `Reviews of ${business.name}`,
     description: `All ${v.total} verified reviews of ${business.name}, with filters.`,
     body,
+    ...(v.noindex ? { type: "SearchResultsPage", ldPath: "/search/" } : { type: "CollectionPage" }),
     jsonFeedUrl: v.jsonFeedUrl,
     atomFeedUrl: v.atomFeedUrl,
     ...(v.noindex && { head: '<meta name="robots" content="noindex">\n' }),

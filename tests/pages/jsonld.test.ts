@@ -1,10 +1,10 @@
 /** What machines read in the pages: schema.org JSON-LD, feed discovery links, llms.txt, robots.txt and sitemap.xml. */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
+import { BASE_URL, builtDist, startSidecar } from "../../harness/sidecar.ts";
 
 let dist: string;
 let dataset: { business: { name: string }; aggregate_rating: { rating_value: number; review_count: number }; reviews: PublicReview[] };
@@ -38,6 +38,44 @@ describe("JSON-LD", () => {
     for (const review of [dataset.reviews[0]!, dataset.reviews.at(-1)!]) {
       const [ld] = ldOf(await read(`reviews/${review.id}.html`));
       expect(ld).toMatchObject({ "@type": "Review", datePublished: review.date, author: { name: review.author }, itemReviewed: { "@type": "LocalBusiness", name: dataset.business.name } });
+    }
+  });
+});
+
+/** What every page's JSON-LD says: schema.org, a type, and the business (the page's subject or the item reviewed). */
+function expectAboutBusiness(lds: Record<string, unknown>[], page: string) {
+  expect(lds.length, page).toBeGreaterThan(0);
+  for (const ld of lds) {
+    expect(ld["@context"], page).toBe("https://schema.org");
+    const business = ld["@type"] === "LocalBusiness" ? ld : (ld.about ?? ld.itemReviewed);
+    expect(business, page).toMatchObject({ "@type": "LocalBusiness", "@id": `${BASE_URL}/#business`, name: dataset.business.name });
+  }
+}
+
+describe("JSON-LD on every page", () => {
+  // The embed is a widget inside other sites' pages (noindex): JSON-LD there would describe their page, not this site's.
+  it("every HTML page in dist/ but the embed carries parseable JSON-LD about the business", async () => {
+    const pages = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".html") && !f.startsWith("embed"));
+    expect(pages).toEqual(expect.arrayContaining(["index.html", "reviews/index.html", "insights/index.html", "about/index.html", "api/index.html"]));
+    for (const page of pages) expectAboutBusiness(ldOf(await read(page)), page);
+  });
+
+  it("a page that is not a review says what kind of page it is, and its own address", async () => {
+    for (const [page, type, path] of [["reviews/index.html", "CollectionPage", "/reviews/"], ["about/index.html", "AboutPage", "/about/"]]) {
+      expect(ldOf(await read(page!))[0], page).toMatchObject({ "@type": type, url: `${BASE_URL}${path}`, isPartOf: { "@type": "WebSite" } });
+    }
+  });
+
+  it("a /search/ page from the sidecar is a SearchResultsPage about the business", async () => {
+    const sidecar = await startSidecar(dist);
+    try {
+      const res = await sidecar.targets[0]!.fetch("/search/?words=ants", { headers: { accept: "text/html" } });
+      expect(res.status).toBe(200);
+      const lds = ldOf(await res.text());
+      expectAboutBusiness(lds, "/search/");
+      expect(lds[0]).toMatchObject({ "@type": "SearchResultsPage", url: `${BASE_URL}/search/` });
+    } finally {
+      await sidecar.close();
     }
   });
 });
