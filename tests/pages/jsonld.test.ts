@@ -56,13 +56,16 @@ describe("JSON-LD on every page", () => {
   // The embed is a widget inside other sites' pages (noindex): JSON-LD there would describe their page, not this site's.
   it("every HTML page in dist/ but the embed carries parseable JSON-LD about the business", async () => {
     const pages = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".html") && !f.startsWith("embed"));
-    expect(pages).toEqual(expect.arrayContaining(["index.html", "reviews/index.html", "insights/index.html", "about/index.html", "api/index.html"]));
+    const site = ["index.html", "reviews/index.html", "insights/index.html", "about/index.html", "api/index.html", "404.html"];
+    expect(pages).toEqual(expect.arrayContaining(site));
     for (const page of pages) expectAboutBusiness(ldOf(await read(page)), page);
   });
 
   it("a page that is not a review says what kind of page it is, and its own address", async () => {
-    for (const [page, type, path] of [["reviews/index.html", "CollectionPage", "/reviews/"], ["about/index.html", "AboutPage", "/about/"]]) {
-      expect(ldOf(await read(page!))[0], page).toMatchObject({ "@type": type, url: `${BASE_URL}${path}`, isPartOf: { "@type": "WebSite" } });
+    const kinds = [["reviews/index.html", "CollectionPage", "/reviews/"], ["about/index.html", "AboutPage", "/about/"]];
+    for (const [page, type, path] of kinds) {
+      const [ld] = ldOf(await read(page!));
+      expect(ld, page).toMatchObject({ "@type": type, url: `${BASE_URL}${path}`, isPartOf: { "@type": "WebSite" } });
     }
   });
 
