@@ -50,19 +50,12 @@ review and the exact clause quoted, so every figure can be checked.</li>
 <li><strong>Topics, questions, summary.</strong> Topics are phrases many reviews share; the questions are the ones the
 aspects answer, with how many reviewers raised them as a worry; the summary is written from the figures only.</li>
 </ol>
-<p><strong>How accurate is it?</strong> We checked it blind: 100 mentions drawn at random from these reviews, half of
-them from reviews of one to three stars, were read by a judge who did not see the program's answer. It filed 96 under
-the right aspect and read the customer's verdict right 96 times: 92 right on both, 45 of the 50 from reviews of one to
-three stars and 47 of the 50 from four and five stars. Judges differ: another, who had read none of it, found 86 of
-another 100 right on both. The quotes shown on the insights page and in the technicians' profiles were read the same
-way, and those found wrong were fixed or left out (docs/audit.md). It misses some opinions: of those other judges read
-in two sets of 25 random reviews nobody had checked before, it holds 75% under the right aspect. On labelled
-sentences it never learned from, it agrees with the label about 4 times in 5 (81% on restaurant reviews with
-several opinions per sentence, 75% on pest-control reviews written by other people, where a second careful reader
-agrees with the label 80% of the time, 85% on reviews full of complaints).
-Read single quotes with that in mind; the counts over many reviews are steadier than any one judgement. <a
-href="${baseUrl}/insights/">The questions and summary</a> count customers, not words, and weigh the complaints by how
-many customers make them.</p>
+<p><strong>How accurate is it?</strong> We checked it blind: a person who did not see the program's answers read 100
+mentions picked at random from these reviews, half of them from reviews of one to three stars, and agreed with it on
+both what the mention is about and what the customer thought 92 times out of 100. A second person, checking another 100,
+agreed 86 times. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
+many reviews are steadier than any one of them. The quotes shown on the <a href="${baseUrl}/insights/">insights page</a>
+were checked the same way, and those found wrong were left out.</p>
 <p>The figures on this site come from ${count(insights.generated_from.review_count)} published reviews.</p>
 </section>
 

@@ -131,6 +131,14 @@ describe("the API page", () => {
 });
 
 describe("pages for the business's customers", () => {
+  it("the about page says how accurate the insights are in a figure or two a customer can read, citing no repository file", async () => {
+    const about = await read("about/index.html");
+    const accuracy = about.match(/<p><strong>How accurate is it\?<\/strong>(.*?)<\/p>/s)![1]!.replace(/<[^>]+>/g, "");
+    expect(accuracy.match(/\d+(\.\d+)?%/g) ?? []).toEqual([]);
+    expect(accuracy.match(/\d+ (times )?(out )?of (the )?(another )?\d+|\d+ times/g)!.length).toBeLessThanOrEqual(2);
+    expect(about).not.toMatch(/\b(docs|eval|insights|core)\/[\w.-]+\.(md|ts|json)\b/);
+  });
+
   it("the home page leads with the business and a call to book; the developer material has its own corner", async () => {
     const home = await read("index.html");
     const main = home.slice(home.indexOf("<main"), home.indexOf("</main>"));
