@@ -23,7 +23,8 @@ export function perTheme(path: (typeof WIDGET_PATHS)[number]) {
 
 /**
  * The snippets the owner pastes: the badge, and the embed in a frame that takes the height the
- * embed tells it (without scripts, it keeps 640 px and scrolls).
+ * embed tells it (without scripts, it keeps 640 px and scrolls). The frame is a block, so pasted
+ * after the badge it starts on a line of its own rather than beside the badge on its baseline.
  */
 export function widgetSnippets(baseUrl: string, name: string, theme: Theme = "light"): { badge: string; embed: string } {
   const query = `?theme=${theme}`;
@@ -34,7 +35,7 @@ export function widgetSnippets(baseUrl: string, name: string, theme: Theme = "li
       `${name}: verified customer reviews and rating"></a>`,
     embed:
       `<iframe id="reviewcast-embed" src="${baseUrl}/embed/${query}" title="Reviews of ${name}" ` +
-      `width="100%" height="640" style="border:0; max-width:40rem" loading="lazy"></iframe>\n` +
+      `width="100%" height="640" style="display:block; border:0; max-width:40rem" loading="lazy"></iframe>\n` +
       `<script>addEventListener("message", (e) => { if (e.origin === "${origin}" && e.data?.type === ` +
       `"${EMBED_MESSAGE}") document.getElementById("reviewcast-embed").style.height = e.data.height + ` +
       `"px"; });</script>`,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
-import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
+import { BASE_URL, builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 import { widgetSnippets } from "../../views/widgets.ts";
 import type { Theme } from "../../core/widgets.ts";
 
@@ -22,8 +22,16 @@ let dataset: ReviewsDataset;
 let owner: Server;
 let ownerUrl: string;
 let browser: Browser;
+let readme: string;
+
+/** The README's badge-and-embed snippet: the html block under "On the business's own website". */
+function readmeSnippet(): string {
+  const section = readme.slice(readme.indexOf("### On the business's own website"));
+  return section.match(/```html\n(.*?)\n```/s)![1]!;
+}
 
 beforeAll(async () => {
+  readme = await readFile("README.md", "utf8");
   const dist = await builtDist();
   sidecar = await startSidecar(dist);
   dataset = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8"));
@@ -32,6 +40,13 @@ beforeAll(async () => {
     const query = new URL(req.url!, "http://x").searchParams;
     const width = query.get("width") ?? "360";
     res.setHeader("content-type", "text/html; charset=utf-8");
+    if (query.has("readme")) {
+      // The README's snippet pasted as it is into a plain page (its address made the test sidecar's).
+      return void res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>Owner</title></head><body>
+<h1>Our reviews</h1>
+${readmeSnippet().replaceAll(BASE_URL, sidecar.url)}
+</body></html>`);
+    }
     if (query.has("snippet")) {
       // The owner's page with the developers' page's snippets pasted as they are.
       const { badge, embed } = widgetSnippets(sidecar.url, "Valley Shield", (query.get("theme") ?? "light") as Theme);
@@ -154,6 +169,22 @@ describe.skipIf(!haveBrowser)("the widget and the badge framed by another origin
     expect(scrolled.top).toBeGreaterThan(0);
     expect(scrolled.last).toBeLessThanOrEqual(scrolled.height);
     await noScript.close();
+  });
+
+  it("the README's snippet is the developers' page's, for the README's address", () => {
+    const { badge, embed } = widgetSnippets(BASE_URL, dataset.business.name);
+    expect(readmeSnippet()).toBe(`${badge}\n${embed}`);
+  });
+
+  it.each([375, 1280])("the README's snippet pasted as it is puts the badge on its own line above the frame (%i px)", async (width) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${ownerUrl}?readme`);
+    const badge = (await page.locator("img").boundingBox())!;
+    const frame = (await page.locator("#reviewcast-embed").boundingBox())!;
+    await context.close();
+    expect(badge.y + badge.height).toBeLessThanOrEqual(frame.y);
+    expect(Math.abs(frame.x - badge.x)).toBeLessThanOrEqual(1);
   });
 
   it("asks for nothing the server does not have: no 404 for a favicon", async () => {
