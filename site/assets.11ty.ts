@@ -31,7 +31,8 @@ header.site { display: flex; flex-wrap: wrap; gap: .5rem 2rem; align-items: base
 .brand { font-weight: 700; font-size: 1.15rem; margin: .8rem 0; }
 .brand a { color: var(--fg); text-decoration: none; }
 nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; margin: .8rem 0; padding: 0; }
-nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
+/* The current page keeps the links' weight (bold text is wider and wraps the menu at 375 px on some pages only). */
+nav a[aria-current="page"] { color: var(--fg); text-decoration-thickness: 3px; text-underline-offset: .3em; }
 footer.site { border-top: 1px solid var(--line); margin-top: 3rem; color: var(--muted); font-size: .9rem; }
 h1 { font-size: 2rem; line-height: 1.2; margin: 1.5rem 0 .5rem; }
 h2 { font-size: 1.35rem; margin: 2rem 0 .75rem; }

@@ -87,6 +87,16 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     await page.context().close();
   });
 
+  it.each([375, 1280])("draws the same header on every page at %i px, whichever page is the current one", async (width) => {
+    const heights: Record<string, number> = {};
+    for (const path of PAGES) {
+      const { page } = await open(path, { width, height: 740 });
+      heights[path] = (await page.locator("header.site").boundingBox())!.height;
+      await page.context().close();
+    }
+    expect(heights).toEqual(Object.fromEntries(PAGES.map((p) => [p, heights["/"]])));
+  });
+
   it("starts with a skip link that the keyboard reaches first", async () => {
     const { page } = await open("/");
     await page.keyboard.press("Tab");
