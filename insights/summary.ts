@@ -94,13 +94,14 @@ export function summarise({ name, overall, months, aspects, entities, search }: 
     });
   }
   // Complaints weighed by how many customers make them, not by share: the three aspects most
-  // reviews complain about (two reviews at least), with their counts.
+  // reviews complain about (two reviews at least), with their counts. A review counts here when it
+  // makes one complaint about the aspect, even where it praises it more (the FAQ counts those happy).
   const complained = aspects
     .filter((a) => a.complaints.length >= 2)
     .sort((a, b) => b.complaints.length - a.complaints.length || (a.id < b.id ? -1 : 1))
     .slice(0, 3);
   if (complained.length) {
-    const listed = complained.map((a) => `${a.name.toLowerCase()} (${a.complaints.length} reviews)`);
+    const listed = complained.map((a) => `${a.name.toLowerCase()} (a complaint in ${a.complaints.length} reviews)`);
     sentences.push({
       text: `Complaints most often concern ${listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}`}.`,
       evidence: { review_ids: within(months, new Set(complained.flatMap((a) => a.complaints.items() as string[]))) },

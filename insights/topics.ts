@@ -1,8 +1,11 @@
 /**
  * Topics: the recurring themes of the reviews, found in the text rather than taken from a list.
  * Candidates are two- and three-word phrases that neither start nor end with a common word and
- * carry no opinion ("quarterly plan", "bed bugs", "crawl space"); a phrase is a topic when enough
- * reviews use it. Where a longer phrase covers most uses of a shorter one, the longer one stays.
+ * carry no opinion ("quarterly plan", "bed bugs", "crawl space") and are things, not actions: no
+ * article or possessive inside ("checked the attic"), and no first word the reviews use as a verb
+ * ("he set traps": "set traps" is none); a phrase is a topic when enough reviews use it,
+ * labelled as most of them write it ("WDO inspection", "German cockroaches").
+ * Where a longer phrase covers most uses of a shorter one, the longer one stays.
  * A phrase that only repeats a service's name ("heat treatment" of "Bed bug heat treatment") is
  * not a topic: the services have their own figures.
  */
@@ -41,11 +44,36 @@ export interface Topic {
  */
 export interface Phrases {
   phrases: string[];
+  /** Per phrase, as the month's reviews most often write it ("WDO inspection"; the phrase itself when lower-case). */
+  written: string[];
+  /** Words the month's reviews use as verbs (after a subject: "he set", "they sprayed"), with how many reviews do. */
+  actions: Record<string, number>;
   starts: Int32Array;
   uses: Int32Array;
 }
 
-const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/g;
+const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/gi;
+
+/**
+ * Words that open a noun phrase (articles, possessives, demonstratives): inside a candidate they
+ * mean the words before them are a verb or a preposition ("checked the attic", "sprayed my
+ * garage"), an action rather than a thing, so the candidate is no topic.
+ */
+const DETERMINERS = new Set("a an the my our your his her its their this that these those every each some any no".split(" "));
+
+/**
+ * A word as written, for its phrase's label: at the start of a sentence a capital says nothing
+ * ("Ant bait…"), so it is lowered there unless the word is all capitals (an initialism: "WDO").
+ */
+/** Words after which the next one is a verb: subject pronouns and modals ("he set traps", "they would check"). */
+const SUBJECTS = new Set("i he she we they who will would could should didn't".split(" "));
+
+/** How many reviews must use a word as a verb before phrases starting with it are actions ("set traps"), not things. */
+const ACTION_REVIEWS = 2;
+
+function asWritten(word: string, opensSentence: boolean): string {
+  return opensSentence && !/^[A-Z]+$/.test(word) ? word.toLowerCase() : word;
+}
 
 /** Words that name the business, its people or its towns: never part of a topic. */
 export function topicNames(business: { name: string; technicians: { name: string }[]; service_areas: { name: string }[] }): string[] {
@@ -72,26 +100,39 @@ export function phrasesOf(texts: readonly string[], names: readonly string[]): P
     return a;
   };
   const uses = new Map<string, number[]>();
+  // Written forms other than the phrase itself, with how many reviews write each.
+  const forms = new Map<string, Map<string, number>>();
+  // A Map, not an object: a review's word may be "constructor".
+  const actions = new Map<string, number>();
   texts.forEach((text, index) => {
     const seen = new Set<string>();
-    for (const sentence of text.toLowerCase().split(/[.!?;:,()\n"]+/)) {
-      const words = sentence.match(WORD) ?? [];
+    const acted = new Set<string>();
+    for (const sentence of text.split(/[.!?;:,()\n"]+/)) {
+      const original = sentence.match(WORD) ?? [];
+      const words = original.map((w) => w.toLowerCase());
       const flags = words.map(allowed);
+      for (let i = 1; i < words.length; i++) if (SUBJECTS.has(words[i - 1]!) && flags[i]! & EDGE) acted.add(words[i]!);
       for (let i = 0; i + 1 < words.length; i++) {
         if (!(flags[i]! & EDGE)) continue;
         // Two words, then three: the middle word must be allowed inside a phrase.
         for (let n = 2; n <= 3 && i + n <= words.length; n++) {
-          if (n === 3 && !(flags[i + 1]! & INSIDE)) break;
+          if (n === 3 && (!(flags[i + 1]! & INSIDE) || DETERMINERS.has(words[i + 1]!))) break;
           if (!(flags[i + n - 1]! & EDGE)) continue;
           const key = n === 2 ? `${words[i]} ${words[i + 1]}` : `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
           if (seen.has(key)) continue;
           seen.add(key);
+          const form = [asWritten(original[i]!, i === 0), ...original.slice(i + 1, i + n)].join(" ");
+          if (form !== key) {
+            const counts = forms.get(key) ?? forms.set(key, new Map()).get(key)!;
+            counts.set(form, (counts.get(form) ?? 0) + 1);
+          }
           const list = uses.get(key);
           if (list) list.push(index);
           else uses.set(key, [index]);
         }
       }
     }
+    for (const word of acted) actions.set(word, (actions.get(word) ?? 0) + 1);
   });
   const starts = new Int32Array(uses.size + 1);
   const all = new Int32Array([...uses.values()].reduce((n, list) => n + list.length, 0));
@@ -103,7 +144,21 @@ export function phrasesOf(texts: readonly string[], names: readonly string[]): P
     at += list.length;
   }
   starts[k] = at;
-  return { phrases: [...uses.keys()], starts, uses: all };
+  const phrases = [...uses.keys()];
+  const written = phrases.map((phrase, k) => {
+    const counts = forms.get(phrase);
+    if (!counts) return phrase;
+    const [form, n] = mostWritten(counts);
+    return n > starts[k + 1]! - starts[k]! - [...counts.values()].reduce((a, b) => a + b, 0) ? form : phrase;
+  });
+  return { phrases, written, actions: Object.fromEntries(actions), starts, uses: all };
+}
+
+/** The form written most often (the first of equals, in the order met). */
+function mostWritten(counts: Map<string, number>): [string, number] {
+  let best: [string, number] = ["", 0];
+  for (const entry of counts) if (entry[1] > best[1]) best = entry;
+  return best;
 }
 
 /** Some reviews, newest first, with their candidate phrases: a month's. */
@@ -127,14 +182,16 @@ export function findTopics(months: readonly TopicSource[], options: { services?:
   );
   const repeatsService = (phrase: string) => serviceWords.some((words) => phrase.split(" ").every((w) => words.has(singular(w))));
   const counts = new Map<string, number>();
+  const actions = new Map<string, number>();
   let reviews = 0;
   for (const { phrases, ids } of months) {
     reviews += ids.length;
+    for (const [word, n] of Object.entries(phrases.actions)) actions.set(word, (actions.get(word) ?? 0) + n);
     phrases.phrases.forEach((phrase, k) => counts.set(phrase, (counts.get(phrase) ?? 0) + phrases.starts[k + 1]! - phrases.starts[k]!));
   }
   const minimum = Math.max(3, Math.ceil(reviews * 0.005));
   const candidates = [...counts]
-    .filter(([phrase, n]) => n >= minimum && !repeatsService(phrase))
+    .filter(([phrase, n]) => n >= minimum && !repeatsService(phrase) && (actions.get(phrase.split(" ")[0]!) ?? 0) < ACTION_REVIEWS)
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   const chosen: [string, number][] = [];
   for (const [phrase, n] of candidates) {
@@ -159,10 +216,20 @@ export function findTopics(months: readonly TopicSource[], options: { services?:
     });
     return {
       id: phrase.replace(/[^a-z0-9]+/g, "-"),
-      label: phrase,
+      label: labelOf(phrase, months),
       review_count: n,
       average_rating: round2(sum / n),
       review_ids: JsonList.join(ids),
     };
   });
+}
+
+/** A topic's label: the form most of its reviews write, weighed by each month's uses of it. */
+function labelOf(phrase: string, months: readonly TopicSource[]): string {
+  const counts = new Map<string, number>();
+  for (const { phrases } of months) {
+    const k = phrases.phrases.indexOf(phrase);
+    if (k >= 0) counts.set(phrases.written[k]!, (counts.get(phrases.written[k]!) ?? 0) + phrases.starts[k + 1]! - phrases.starts[k]!);
+  }
+  return counts.size ? mostWritten(counts)[0] : phrase;
 }
