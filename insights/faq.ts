@@ -233,7 +233,7 @@ export function faq(aspects: readonly AspectQuestion[], technicians: readonly En
     const others = mentioning - happy - unhappy;
     const answer =
       `${verdict(happy, unhappy)}: of ${plural(mentioning, "customer", "customers")} who mention ${definition.subject}, ` +
-      `${happy} said more good than bad about it and ${unhappy} more bad than good` +
+      `${happy} ${happy === 1 ? "was" : "were"} mostly happy with it and ${unhappy} mostly not` +
       (others ? `; ${others} mention it without saying either.` : ".") +
       (raised.length ? ` ${plural(raised.length, "review raises", "reviews raise")} it as a question or a worry first.` : "") +
       said.map((q) => ` ${q.polarity === "positive" ? "One says" : "Another says"}: “${q.quote.trim()}”`).join("");
