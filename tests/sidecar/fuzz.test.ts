@@ -56,7 +56,8 @@ describe("nothing a client sends gives a 500 (property)", () => {
           const path = `/${segments.join("/")}?${rawQuery.replace(/[#\s]/g, "")}`;
           const init = { method, headers: { "if-none-match": "*", authorization: "Basic Zm9vOmJhcg==" } };
           const res = viaServer ? await fetch(sidecar.url + path, init).catch(() => null) : await sidecar.app.request(path, init);
-          if (res) expect([...ALLOWED, 204]).toContain(res.status);
+          // 204 a preflight, 308 a page or a review addressed without its trailing slash.
+          if (res) expect([...ALLOWED, 204, 308]).toContain(res.status);
         },
       ),
       { numRuns: 400 },
