@@ -4,8 +4,10 @@ import { BuildSettings, parseSettings } from "../core/settings.ts";
 
 const started = performance.now();
 const result = await build(parseSettings(BuildSettings, process.env));
-console.log(JSON.stringify({
-  ms: Math.round(performance.now() - started),
-  max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
-  reviews: result.reviews,
-}));
+console.log(
+  JSON.stringify({
+    ms: Math.round(performance.now() - started),
+    max_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
+    reviews: result.reviews,
+  }),
+);

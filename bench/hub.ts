@@ -19,7 +19,10 @@ if (process.argv[2] === "subscribers") {
     process.send!({ done: Date.now() });
   });
 } else {
-  const child = fork(new URL(import.meta.url).pathname, ["subscribers"], { execArgv: ["--import", "tsx"], env: { ...process.env, BENCH_CERTS: JSON.stringify(await testCerts()) } });
+  const child = fork(new URL(import.meta.url).pathname, ["subscribers"], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, BENCH_CERTS: JSON.stringify(await testCerts()) },
+  });
   const { url } = await new Promise<{ url: string }>((r) => child.once("message", r as never));
   const h = await startHub({}, { limits: { perHost: COUNT, total: COUNT, pendingPerHost: COUNT, pendingTotal: COUNT } });
   for (let i = 0; i < COUNT; i += 100) {
@@ -34,7 +37,14 @@ if (process.argv[2] === "subscribers") {
   await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom });
   const { done: finished } = await done;
   const rssAfter = process.memoryUsage().rss;
-  console.log(JSON.stringify({ subscribers: COUNT, seconds: (finished - started) / 1000, rss_before_mib: Math.round(rssBefore / 2 ** 20), rss_after_mib: Math.round(rssAfter / 2 ** 20) }));
+  console.log(
+    JSON.stringify({
+      subscribers: COUNT,
+      seconds: (finished - started) / 1000,
+      rss_before_mib: Math.round(rssBefore / 2 ** 20),
+      rss_after_mib: Math.round(rssAfter / 2 ** 20),
+    }),
+  );
   await h.close();
   child.kill();
 }

@@ -48,7 +48,11 @@ const SERVE = SERVE_SCRIPT.args;
 async function start(args: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; wallMs: number; line: string }> {
   const started = performance.now();
   // node itself, not the tsx wrapper, so that the pid is the server's own (for its RSS).
-  const child = spawn(process.execPath, args === SERVE ? SERVE : ["--import", "tsx", ...args], { cwd: ROOT, env: { ...env, ...(args === SERVE ? SERVE_SCRIPT.env : {}), ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args === SERVE ? SERVE : ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...env, ...(args === SERVE ? SERVE_SCRIPT.env : {}), ...extraEnv },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout!.once("data", (d) => resolve(String(d)));
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
@@ -84,7 +88,11 @@ async function searchPaths(dist: string, base: string): Promise<string[]> {
   const random = seededRandom("bench");
   const words: string[] = [];
   for (let i = 0; i < 400; i++) {
-    const text: string[] = random.pick(reviews as { text: string }[]).text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    const text: string[] =
+      random
+        .pick(reviews as { text: string }[])
+        .text.toLowerCase()
+        .match(/[a-z]{3,}/g) ?? [];
     if (text.length > 1) {
       const at = random.int(0, text.length - 2);
       words.push(random.chance(0.8) ? text[at]! : `${text[at]} ${text[at + 1]}`);
@@ -121,21 +129,34 @@ const ratio = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
 await mkdir(WORK, { recursive: true });
 say(`# reviewcast benchmarks`);
 say();
-say(`${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback, ${CONNECTIONS} connections, ${DURATION} s per load`);
+say(
+  `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback, ${CONNECTIONS} connections, ${DURATION} s per load`,
+);
 say();
-const exists = (path: string) => readFile(path).then(() => true, () => false);
+const exists = (path: string) =>
+  readFile(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The synthetic data folder of n reviews, generated when missing. */
 async function ensureData(n: number): Promise<string> {
   const data = join(WORK, `data-${n}`);
-  if (!(await exists(join(data, "business.json")))) await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
+  if (!(await exists(join(data, "business.json"))))
+    await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
   return data;
 }
 
 /** The built dist/ of n reviews, built when missing. */
 async function ensureDist(n: number): Promise<string> {
   const dist = join(WORK, `dist-${n}`);
-  if (!(await exists(join(dist, "_manifest.json")))) await run(["bench/build-once.ts"], { DATA_DIR: await ensureData(n), DIST_DIR: dist, BUILD_CACHE_DIR: join(WORK, `cache-${n}`), OWNER_REPORT: join(WORK, `owner-${n}.html`) });
+  if (!(await exists(join(dist, "_manifest.json"))))
+    await run(["bench/build-once.ts"], {
+      DATA_DIR: await ensureData(n),
+      DIST_DIR: dist,
+      BUILD_CACHE_DIR: join(WORK, `cache-${n}`),
+      OWNER_REPORT: join(WORK, `owner-${n}.html`),
+    });
   return dist;
 }
 
@@ -149,81 +170,100 @@ async function editNewest(data: string, edit: (lines: string[], last: Record<str
 }
 
 /** Change the text of the newest review of the data (as an edit would). */
-const changeOneReview = (data: string, i: number) => editNewest(data, (lines, last) => void (lines[lines.length - 1] = JSON.stringify({ ...last, text: `${last.text} (Edited ${i}.)` })));
+const changeOneReview = (data: string, i: number) =>
+  editNewest(data, (lines, last) => void (lines[lines.length - 1] = JSON.stringify({ ...last, text: `${last.text} (Edited ${i}.)` })));
 
 /** Append one new review to the data (a copy of the last one, with its own id and text). */
 const addOneReview = (data: string, n: number) =>
   editNewest(data, (lines, last) => {
-    const added: Record<string, unknown> = { ...last, id: `bench-new-${n}`, text: `The technician found the wasp nest under the deck and it was gone the same day (visit ${n}). Fair price.` };
+    const added: Record<string, unknown> = {
+      ...last,
+      id: `bench-new-${n}`,
+      text: `The technician found the wasp nest under the deck and it was gone the same day (visit ${n}). Fair price.`,
+    };
     delete added.withdrawn;
     lines.push(JSON.stringify(added));
   });
 
 if (parts.has("build")) {
-say("## Build (synthetic data)");
-say();
-say("Full: a fresh `DIST_DIR` and an empty cache. Rebuild: the same data with one new review, the");
-say("previous `dist/` and its cache (`BUILD_CACHE_DIR`), as a CI builds after each new review: the");
-say("median of three, each after one more new review (all three in brackets).");
-say();
-say("Each build runs as a CI runs it, `npm run build` in its own process: the first figure is the");
-say("process's wall time (npm, Node's start, the imports and the build), the one in brackets the time");
-say("measured inside the build; the ratio compares walls. The business's own data (`data/`, 328");
-say("reviews) is rebuilt after one review's text changes.");
-say();
-say("| reviews | synth s | full build s | full peak RSS MiB | rebuild after one new review s | rebuild / full (walls) | rebuild peak RSS MiB |");
-say("|---:|---:|---:|---:|---:|---:|---:|");
-/** `npm run build` as a process, with the build's own measure of itself (BENCH_BUILD_REPORT). */
-const npmBuild = async (settings: Record<string, string>) => {
-  // The disk settled first: deleting the previous 100,000 pages left the file system busy
-  // for seconds, and the next build's writes waited for it (21-24 s instead of 10).
-  execFileSync("sync");
-  await new Promise((r) => setTimeout(r, 2_000));
-  const report = join(WORK, "build-report.json");
-  const started = performance.now();
-  await runIn("npm", ["run", "build", "--silent"], { ...settings, BENCH_BUILD_REPORT: report });
-  const wallMs = Math.round(performance.now() - started);
-  return { ...(JSON.parse(await readFile(report, "utf8")) as { ms: number; max_rss_mib: number }), wallMs };
-};
-const seconds = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
-const row = (name: string, synthS: string, full: { wallMs: number; ms: number; max_rss_mib: number }, rebuilds: { wallMs: number; ms: number; max_rss_mib: number }[]) => {
-  // The rebuild varies by a tenth from one run to the next: three of them, and their median.
-  const rebuild = [...rebuilds].sort((a, b) => a.wallMs - b.wallMs)[1]!;
-  say(`| ${name} | ${synthS} | ${seconds(full.wallMs)} (${seconds(full.ms)}) | ${full.max_rss_mib} | ${seconds(rebuild.wallMs)} (${seconds(rebuild.ms)}; walls ${rebuilds.map((r) => seconds(r.wallMs)).join(", ")}) | ${ratio(rebuild.wallMs, full.wallMs)} | ${rebuild.max_rss_mib} |`);
-};
-{
-  const root = join(WORK, "business");
-  await rm(root, { recursive: true, force: true });
-  await cp(join(ROOT, "data"), join(root, "data"), { recursive: true });
-  const settings = { DATA_DIR: join(root, "data"), DIST_DIR: join(root, "dist"), BUILD_CACHE_DIR: join(root, "cache"), OWNER_REPORT: join(root, "owner.html") };
-  const full = await npmBuild(settings);
-  const rebuilds = [];
-  for (let i = 0; i < 3; i++) {
-    await changeOneReview(join(root, "data"), i);
-    rebuilds.push(await npmBuild(settings));
+  say("## Build (synthetic data)");
+  say();
+  say("Full: a fresh `DIST_DIR` and an empty cache. Rebuild: the same data with one new review, the");
+  say("previous `dist/` and its cache (`BUILD_CACHE_DIR`), as a CI builds after each new review: the");
+  say("median of three, each after one more new review (all three in brackets).");
+  say();
+  say("Each build runs as a CI runs it, `npm run build` in its own process: the first figure is the");
+  say("process's wall time (npm, Node's start, the imports and the build), the one in brackets the time");
+  say("measured inside the build; the ratio compares walls. The business's own data (`data/`, 328");
+  say("reviews) is rebuilt after one review's text changes.");
+  say();
+  say(
+    "| reviews | synth s | full build s | full peak RSS MiB | rebuild after one new review s | rebuild / full (walls) | rebuild peak RSS MiB |",
+  );
+  say("|---:|---:|---:|---:|---:|---:|---:|");
+  /** `npm run build` as a process, with the build's own measure of itself (BENCH_BUILD_REPORT). */
+  const npmBuild = async (settings: Record<string, string>) => {
+    // The disk settled first: deleting the previous 100,000 pages left the file system busy
+    // for seconds, and the next build's writes waited for it (21-24 s instead of 10).
+    execFileSync("sync");
+    await new Promise((r) => setTimeout(r, 2_000));
+    const report = join(WORK, "build-report.json");
+    const started = performance.now();
+    await runIn("npm", ["run", "build", "--silent"], { ...settings, BENCH_BUILD_REPORT: report });
+    const wallMs = Math.round(performance.now() - started);
+    return { ...(JSON.parse(await readFile(report, "utf8")) as { ms: number; max_rss_mib: number }), wallMs };
+  };
+  const seconds = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
+  const row = (
+    name: string,
+    synthS: string,
+    full: { wallMs: number; ms: number; max_rss_mib: number },
+    rebuilds: { wallMs: number; ms: number; max_rss_mib: number }[],
+  ) => {
+    // The rebuild varies by a tenth from one run to the next: three of them, and their median.
+    const rebuild = [...rebuilds].sort((a, b) => a.wallMs - b.wallMs)[1]!;
+    say(
+      `| ${name} | ${synthS} | ${seconds(full.wallMs)} (${seconds(full.ms)}) | ${full.max_rss_mib} | ${seconds(rebuild.wallMs)} (${seconds(rebuild.ms)}; walls ${rebuilds.map((r) => seconds(r.wallMs)).join(", ")}) | ${ratio(rebuild.wallMs, full.wallMs)} | ${rebuild.max_rss_mib} |`,
+    );
+  };
+  {
+    const root = join(WORK, "business");
+    await rm(root, { recursive: true, force: true });
+    await cp(join(ROOT, "data"), join(root, "data"), { recursive: true });
+    const settings = {
+      DATA_DIR: join(root, "data"),
+      DIST_DIR: join(root, "dist"),
+      BUILD_CACHE_DIR: join(root, "cache"),
+      OWNER_REPORT: join(root, "owner.html"),
+    };
+    const full = await npmBuild(settings);
+    const rebuilds = [];
+    for (let i = 0; i < 3; i++) {
+      await changeOneReview(join(root, "data"), i);
+      rebuilds.push(await npmBuild(settings));
+    }
+    row("328 (data/)", "", full, rebuilds);
   }
-  row("328 (data/)", "", full, rebuilds);
-}
-const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
-for (const n of sizes) {
-  const data = join(WORK, `data-${n}`);
-  const dist = join(WORK, `dist-${n}`);
-  const cache = join(WORK, `cache-${n}`);
-  const synthStart = performance.now();
-  await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
-  const synthS = ((performance.now() - synthStart) / 1000).toFixed(1);
-  await rm(dist, { recursive: true, force: true });
-  await rm(cache, { recursive: true, force: true });
-  const settings = { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: cache, OWNER_REPORT: join(WORK, `owner-${n}.html`) };
-  const full = await npmBuild(settings);
-  const rebuilds = [];
-  for (let i = 0; i < 3; i++) {
-    await addOneReview(data, n * 10 + i);
-    rebuilds.push(await npmBuild(settings));
+  const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
+  for (const n of sizes) {
+    const data = join(WORK, `data-${n}`);
+    const dist = join(WORK, `dist-${n}`);
+    const cache = join(WORK, `cache-${n}`);
+    const synthStart = performance.now();
+    await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
+    const synthS = ((performance.now() - synthStart) / 1000).toFixed(1);
+    await rm(dist, { recursive: true, force: true });
+    await rm(cache, { recursive: true, force: true });
+    const settings = { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: cache, OWNER_REPORT: join(WORK, `owner-${n}.html`) };
+    const full = await npmBuild(settings);
+    const rebuilds = [];
+    for (let i = 0; i < 3; i++) {
+      await addOneReview(data, n * 10 + i);
+      rebuilds.push(await npmBuild(settings));
+    }
+    row(n.toLocaleString("en-US"), synthS, full, rebuilds);
   }
-  row(n.toLocaleString("en-US"), synthS, full, rebuilds);
-}
-say();
+  say();
 }
 
 if (parts.has("insights")) {
@@ -233,39 +273,51 @@ if (parts.has("insights")) {
   say("|---:|---:|---:|---:|---:|");
   for (const n of [10_000, 100_000]) {
     const m = JSON.parse(await run(["bench/insights-once.ts"], { DATA_DIR: await ensureData(n) }));
-    say(`| ${m.reviews.toLocaleString("en-US")} | ${m.mentions.toLocaleString("en-US")} | ${(m.ms / 1000).toFixed(1)} | ${(m.bytes / 2 ** 20).toFixed(1)} | ${m.max_rss_mib} |`);
+    say(
+      `| ${m.reviews.toLocaleString("en-US")} | ${m.mentions.toLocaleString("en-US")} | ${(m.ms / 1000).toFixed(1)} | ${(m.bytes / 2 ** 20).toFixed(1)} | ${m.max_rss_mib} |`,
+    );
   }
   say();
 }
 
 const httpRps = new Map<number, number>();
 if (parts.has("search")) {
-say();
-say("## Search against a bare h3 route");
-say();
-const barePort = 3901;
-const bare = await start(["bench/bare-server.ts"], { PORT: String(barePort) });
-await load(`http://127.0.0.1:${barePort}`, ["/bare"]); // warm-up
-const bareResult = await load(`http://127.0.0.1:${barePort}`, ["/bare"]);
-await stop(bare.child);
-say(`Bare h3 route (constant JSON): ${bareResult.rps} req/s, p99 ${bareResult.p99} ms.`);
-say();
-say("| reviews | search req/s | vs bare | p99 ms | non-2xx | errors | peak RSS at start MiB | RSS after load MiB | ready in (process wall) |");
-say("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-for (const n of [10_000, 100_000]) {
-  const port = 3902;
-  const sidecar = await start(SERVE, { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret", STATE_DIR: join(WORK, "state") });
-  const startPeak = await rssMiB(sidecar.child.pid!, "VmHWM");
-  const base = `http://127.0.0.1:${port}`;
-  const paths = await searchPaths(join(WORK, `dist-${n}`), base);
-  await load(base, paths); // warm-up: fills the text cache the way traffic would
-  const result = await load(base, paths);
-  const rss = await rssMiB(sidecar.child.pid!);
-  await stop(sidecar.child);
-  const ready = /ready in (\d+) ms/.exec(sidecar.line)?.[1];
-  say(`| ${n.toLocaleString("en-US")} | ${result.rps} | ${ratio(result.rps, bareResult.rps)} | ${result.p99} | ${result.non2xx} | ${result.errors} | ${startPeak} | ${rss} | ${ready} ms (${sidecar.wallMs} ms) |`);
-  httpRps.set(n, result.rps);
-}
+  say();
+  say("## Search against a bare h3 route");
+  say();
+  const barePort = 3901;
+  const bare = await start(["bench/bare-server.ts"], { PORT: String(barePort) });
+  await load(`http://127.0.0.1:${barePort}`, ["/bare"]); // warm-up
+  const bareResult = await load(`http://127.0.0.1:${barePort}`, ["/bare"]);
+  await stop(bare.child);
+  say(`Bare h3 route (constant JSON): ${bareResult.rps} req/s, p99 ${bareResult.p99} ms.`);
+  say();
+  say(
+    "| reviews | search req/s | vs bare | p99 ms | non-2xx | errors | peak RSS at start MiB | RSS after load MiB | ready in (process wall) |",
+  );
+  say("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const n of [10_000, 100_000]) {
+    const port = 3902;
+    const sidecar = await start(SERVE, {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DIST_DIR: await ensureDist(n),
+      MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+      STATE_DIR: join(WORK, "state"),
+    });
+    const startPeak = await rssMiB(sidecar.child.pid!, "VmHWM");
+    const base = `http://127.0.0.1:${port}`;
+    const paths = await searchPaths(join(WORK, `dist-${n}`), base);
+    await load(base, paths); // warm-up: fills the text cache the way traffic would
+    const result = await load(base, paths);
+    const rss = await rssMiB(sidecar.child.pid!);
+    await stop(sidecar.child);
+    const ready = /ready in (\d+) ms/.exec(sidecar.line)?.[1];
+    say(
+      `| ${n.toLocaleString("en-US")} | ${result.rps} | ${ratio(result.rps, bareResult.rps)} | ${result.p99} | ${result.non2xx} | ${result.errors} | ${startPeak} | ${rss} | ${ready} ms (${sidecar.wallMs} ms) |`,
+    );
+    httpRps.set(n, result.rps);
+  }
 }
 
 if (parts.has("mcp")) {
@@ -276,31 +328,64 @@ if (parts.has("mcp")) {
   // five rounds each, and the table gives the medians and each round's ratio. "SDK path": the
   // same calls to the MCP SDK's own stateless wiring (bench/mcp-sdk-server.ts), a server and a
   // transport per request, against which the sidecar's fast path is measured.
-  say("| reviews | HTTP search req/s (median of 5) | MCP tools/call req/s (median of 5) | MCP vs HTTP, per round | MCP p99 ms | SDK path req/s (median of 5) | SDK path vs MCP, per round | non-2xx |");
+  say(
+    "| reviews | HTTP search req/s (median of 5) | MCP tools/call req/s (median of 5) | MCP vs HTTP, per round | MCP p99 ms | SDK path req/s (median of 5) | SDK path vs MCP, per round | non-2xx |",
+  );
   say("|---:|---:|---:|---:|---:|---:|---:|---:|");
   const port = 3903;
   const sdkPort = 3904;
   for (const n of [10_000, 100_000]) {
-    const sidecar = await start(["sidecar/main.ts"], { PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await ensureDist(n), MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret" });
+    const sidecar = await start(["sidecar/main.ts"], {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DIST_DIR: await ensureDist(n),
+      MCP_SESSION_SECRET: "bench-secret-bench-secret-bench-secret",
+    });
     const sdk = await start(["bench/mcp-sdk-server.ts"], { PORT: String(sdkPort), DIST_DIR: await ensureDist(n) });
     const base = `http://127.0.0.1:${port}`;
     const paths = await searchPaths(join(WORK, `dist-${n}`), base);
     await load(base, paths);
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-    const init = await fetch(`${base}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }) });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+    };
+    const init = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+      }),
+    });
     const session = init.headers.get("mcp-session-id")!;
     // The same searches as arguments; numbers as numbers, as an MCP client sends them.
     const bodies = paths.map((path, i) => {
-      const args = Object.fromEntries([...new URL(path, base).searchParams].map(([k, v]) => [k, ["rating", "min_rating", "limit"].includes(k) ? Number(v) : v]));
+      const args = Object.fromEntries(
+        [...new URL(path, base).searchParams].map(([k, v]) => [k, ["rating", "min_rating", "limit"].includes(k) ? Number(v) : v]),
+      );
       return JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "search_reviews", arguments: args } });
     });
     let i = 0;
-    const mcpLoad = (at = base) => autocannon({
-      url: `${at}/mcp`,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      requests: [{ setupRequest: (req: any) => ({ ...req, method: "POST", path: "/mcp", headers: { ...headers, "mcp-session-id": session }, body: bodies[i++ % bodies.length] }) }],
-    });
+    const mcpLoad = (at = base) =>
+      autocannon({
+        url: `${at}/mcp`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: [
+          {
+            setupRequest: (req: any) => ({
+              ...req,
+              method: "POST",
+              path: "/mcp",
+              headers: { ...headers, "mcp-session-id": session },
+              body: bodies[i++ % bodies.length],
+            }),
+          },
+        ],
+      });
     const sdkBase = `http://127.0.0.1:${sdkPort}`;
     await mcpLoad();
     await mcpLoad(sdkBase);
@@ -309,10 +394,21 @@ if (parts.has("mcp")) {
       const http = await load(base, paths);
       const mcp = await mcpLoad();
       const viaSdk = await mcpLoad(sdkBase);
-      rounds.push({ http: http.rps, mcp: Math.round(mcp.requests.average), p99: mcp.latency.p99, sdk: Math.round(viaSdk.requests.average), non2xx: mcp.non2xx + http.non2xx + viaSdk.non2xx });
+      rounds.push({
+        http: http.rps,
+        mcp: Math.round(mcp.requests.average),
+        p99: mcp.latency.p99,
+        sdk: Math.round(viaSdk.requests.average),
+        non2xx: mcp.non2xx + http.non2xx + viaSdk.non2xx,
+      });
     }
     const median = (values: number[]) => values.sort((a, b) => a - b)[2]!;
-    const cells = [median(rounds.map((r) => r.http)), median(rounds.map((r) => r.mcp)), rounds.map((r) => ratio(r.mcp, r.http)).join(", "), median(rounds.map((r) => r.p99))];
+    const cells = [
+      median(rounds.map((r) => r.http)),
+      median(rounds.map((r) => r.mcp)),
+      rounds.map((r) => ratio(r.mcp, r.http)).join(", "),
+      median(rounds.map((r) => r.p99)),
+    ];
     const sdkCells = [median(rounds.map((r) => r.sdk)), rounds.map((r) => ratio(r.sdk, r.mcp)).join(", ")];
     say(`| ${n.toLocaleString("en-US")} | ${[...cells, ...sdkCells].join(" | ")} | ${rounds.reduce((t, r) => t + r.non2xx, 0)} |`);
     await stop(sidecar.child);
@@ -320,16 +416,22 @@ if (parts.has("mcp")) {
   }
   // Sessions opened and abandoned: nothing is kept per session, so the heap should level off.
   // Measured from inside, after forced collections (the RSS also holds garbage not yet collected).
-  const sessions = JSON.parse((await run(["--expose-gc", "bench/mcp-sessions.ts"], { DIST_DIR: await ensureDist(100_000) })).trim().split("\n").at(-1)!);
+  const sessions = JSON.parse(
+    (await run(["--expose-gc", "bench/mcp-sessions.ts"], { DIST_DIR: await ensureDist(100_000) })).trim().split("\n").at(-1)!,
+  );
   say();
-  say(`MCP sessions opened (initialised, used once) and abandoned at 100k reviews: ${sessions.sessions.toLocaleString("en-US")} in rounds of 10,000; heap after forced collection, before and after each round: ${sessions.heap_mib.join(", ")} MiB.`);
+  say(
+    `MCP sessions opened (initialised, used once) and abandoned at 100k reviews: ${sessions.sessions.toLocaleString("en-US")} in rounds of 10,000; heap after forced collection, before and after each round: ${sessions.heap_mib.join(", ")} MiB.`,
+  );
 }
 if (parts.has("hub")) {
   say();
   say("## WebSub hub: one change fanned out to 1,000 HTTPS subscribers");
   say();
   const result = JSON.parse((await run(["bench/hub.ts"])).trim().split("\n").at(-1)!);
-  say(`${result.subscribers} subscribers notified in ${result.seconds} s (publish ping to last notification received); hub RSS ${result.rss_before_mib} MiB before, ${result.rss_after_mib} MiB after.`);
+  say(
+    `${result.subscribers} subscribers notified in ${result.seconds} s (publish ping to last notification received); hub RSS ${result.rss_before_mib} MiB before, ${result.rss_after_mib} MiB after.`,
+  );
 }
 
 await writeFile(join(WORK, "report.md"), lines.join("\n") + "\n");

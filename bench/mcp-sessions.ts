@@ -24,13 +24,22 @@ const BASE_URL = "http://localhost:3000";
 const state = await mkdtemp(join(tmpdir(), "reviewcast-sessions-"));
 const store = await openSqlite(join(state, "hub.db"));
 const bundle = new BundleRef(await loadBundle(process.env.DIST_DIR!), process.env.DIST_DIR!);
-const app = createApp({ bundle, settings: { BASE_URL }, mcp: { signer: new SessionSigner("bench-secret-bench-secret-bench-secret"), revocations: store, allowedOrigins: new Set([BASE_URL]) } });
+const app = createApp({
+  bundle,
+  settings: { BASE_URL },
+  mcp: { signer: new SessionSigner("bench-secret-bench-secret-bench-secret"), revocations: store, allowedOrigins: new Set([BASE_URL]) },
+});
 const server = createServer(toNodeHandler(app));
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
 
 const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "abandon", version: "1" } } });
+const initialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "abandon", version: "1" } },
+});
 const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_reviews", arguments: { limit: 5 } } });
 
 async function session(): Promise<void> {

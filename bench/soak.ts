@@ -59,7 +59,11 @@ if (process.argv[2] === "subscribers") {
 
 function run(args: string[], extra: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), args, { cwd: ROOT, env: { ...env, ...extra }, stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), args, {
+      cwd: ROOT,
+      env: { ...env, ...extra },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     background(child);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
   });
@@ -87,7 +91,10 @@ async function main(): Promise<void> {
 
   const certs = await testCerts();
   await writeFile(join(WORK, "ca.pem"), certs.ca);
-  const subscribers = fork(new URL(import.meta.url).pathname, ["subscribers"], { execArgv: ["--import", "tsx"], env: { ...env, SOAK_CERTS: JSON.stringify(certs) } });
+  const subscribers = fork(new URL(import.meta.url).pathname, ["subscribers"], {
+    execArgv: ["--import", "tsx"],
+    env: { ...env, SOAK_CERTS: JSON.stringify(certs) },
+  });
   const { url: subscriberUrl } = await new Promise<{ url: string }>((r) => subscribers.once("message", r as never));
 
   const port = 3904;
@@ -96,17 +103,36 @@ async function main(): Promise<void> {
   const serve = nodeScript("serve");
   const sidecar: ChildProcess = spawn(process.execPath, serve.args, {
     cwd: ROOT,
-    env: { ...env, ...serve.env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: join(WORK, `state-${Date.now()}`), HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"), MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00", HUB_RETRY_BASE_SECONDS: "1" },
+    env: {
+      ...env,
+      ...serve.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DIST_DIR: dist,
+      STATE_DIR: join(WORK, `state-${Date.now()}`),
+      HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+      HUB_CALLBACK_PORTS: "any",
+      NODE_EXTRA_CA_CERTS: join(WORK, "ca.pem"),
+      MCP_SESSION_SECRET: "soak-secret-soak-secret-soak-secret-00",
+      HUB_RETRY_BASE_SECONDS: "1",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let crashed = false;
   sidecar.on("exit", (code, signal) => (crashed = code !== 0 || signal !== null ? true : crashed));
   await new Promise<void>((r) => sidecar.stdout!.on("data", (d) => String(d).includes("serving") && r()));
 
-  const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+  const form = (body: Record<string, string>) => ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(body).toString(),
+  });
   for (let i = 0; i < SUBSCRIBERS; i++) {
     const topic = i % 2 ? `${BASE_URL}/api/feed.json` : `${BASE_URL}/feed.xml`;
-    await fetch(`${base}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": `${subscriberUrl}/cb/soak-${i}`, "hub.secret": `s${i}` }));
+    await fetch(
+      `${base}/api/websub/hub`,
+      form({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": `${subscriberUrl}/cb/soak-${i}`, "hub.secret": `s${i}` }),
+    );
   }
 
   // The request mix.
@@ -114,16 +140,37 @@ async function main(): Promise<void> {
   const random = seededRandom("soak");
   const words = reviews.slice(0, 500).flatMap((r) => r.text.toLowerCase().match(/[a-z]{4,}/g) ?? []);
   const sinceEtag = (await fetch(`${base}/api/reviews/since/2026-06-01`)).headers.get("etag")!;
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-  const init = await fetch(`${base}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "soak", version: "1" } } }) });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-06-18",
+  };
+  const init = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "soak", version: "1" } },
+    }),
+  });
   const session = init.headers.get("mcp-session-id")!;
   type Spec = { method?: string; path: string; headers?: Record<string, string>; body?: string };
   const specs: Spec[] = [];
   for (let i = 0; i < 3000; i++) {
     const k = random.next();
-    if (k < 0.4) specs.push({ path: `/api/reviews/search?query=${encodeURIComponent(random.pick(words))}${random.chance(0.3) ? "&min_rating=4" : ""}` });
-    else if (k < 0.55) specs.push({ path: "/api/reviews/since/2026-06-01", headers: random.chance(0.7) ? { "if-none-match": sinceEtag } : {} });
-    else if (k < 0.75) specs.push({ path: random.pick(["/api/feed.json", "/feed.xml", "/insights.json", "/"]), headers: { "accept-encoding": random.pick(["br", "gzip", "identity"]) } });
+    if (k < 0.4)
+      specs.push({
+        path: `/api/reviews/search?query=${encodeURIComponent(random.pick(words))}${random.chance(0.3) ? "&min_rating=4" : ""}`,
+      });
+    else if (k < 0.55)
+      specs.push({ path: "/api/reviews/since/2026-06-01", headers: random.chance(0.7) ? { "if-none-match": sinceEtag } : {} });
+    else if (k < 0.75)
+      specs.push({
+        path: random.pick(["/api/feed.json", "/feed.xml", "/insights.json", "/"]),
+        headers: { "accept-encoding": random.pick(["br", "gzip", "identity"]) },
+      });
     else if (k < 0.78) specs.push({ path: "/reviews.json", headers: { "accept-encoding": "br" } });
     else {
       const call = random.pick([
@@ -132,13 +179,21 @@ async function main(): Promise<void> {
         { name: "get_business", arguments: {} },
         { name: "get_reviews_since", arguments: { date: "2026-09-01" } },
       ]);
-      specs.push({ method: "POST", path: "/mcp", headers: { ...headers, "mcp-session-id": session }, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: call }) });
+      specs.push({
+        method: "POST",
+        path: "/mcp",
+        headers: { ...headers, "mcp-session-id": session },
+        body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: call }),
+      });
     }
   }
 
   const samples: { t: number; rss: number }[] = [];
   const started = Date.now();
-  const sampler = setInterval(async () => samples.push({ t: Math.round((Date.now() - started) / 1000), rss: await rss(sidecar.pid!) }), 5_000);
+  const sampler = setInterval(
+    async () => samples.push({ t: Math.round((Date.now() - started) / 1000), rss: await rss(sidecar.pid!) }),
+    5_000,
+  );
   let changes = 0;
   const changer = (async () => {
     for (let at = 10; at < SECONDS - 5; at += 10) {
@@ -150,7 +205,10 @@ async function main(): Promise<void> {
       lines[lines.length - 1] = JSON.stringify(last);
       await writeFile(file, `${lines.join("\n")}\n`);
       await run(["build/index.ts"], { DATA_DIR: data, DIST_DIR: dist });
-      const res = await fetch(`${base}/api/websub/hub`, form({ "hub.mode": "publish", "hub.url": `${BASE_URL}/feed.xml`, "hub.topic": `${BASE_URL}/api/feed.json` }));
+      const res = await fetch(
+        `${base}/api/websub/hub`,
+        form({ "hub.mode": "publish", "hub.url": `${BASE_URL}/feed.xml`, "hub.topic": `${BASE_URL}/api/feed.json` }),
+      );
       if (res.status === 202) changes++;
     }
   })();
@@ -159,7 +217,10 @@ async function main(): Promise<void> {
   const abuse = new Promise<AbuseReport>((resolve) => {
     if (!ABUSE) return resolve({ kinds: {} });
     setTimeout(() => {
-      const child = fork(new URL(import.meta.url).pathname, ["abuse"], { execArgv: ["--import", "tsx"], env: { ...env, SOAK_BASE: base, SOAK_CERTS: JSON.stringify(certs), SOAK_ABUSE_SECONDS: String(SECONDS - 2 * ABUSE_MARGIN) } });
+      const child = fork(new URL(import.meta.url).pathname, ["abuse"], {
+        execArgv: ["--import", "tsx"],
+        env: { ...env, SOAK_BASE: base, SOAK_CERTS: JSON.stringify(certs), SOAK_ABUSE_SECONDS: String(SECONDS - 2 * ABUSE_MARGIN) },
+      });
       background(child);
       child.once("message", (report) => {
         resolve(report as AbuseReport);
@@ -184,10 +245,14 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     overallRate: RATE,
     duration: SECONDS,
-    requests: [{ setupRequest: (req: any) => {
-      const spec = specs[i++ % specs.length]!;
-      return { ...req, method: spec.method ?? "GET", path: spec.path, headers: spec.headers ?? {}, body: spec.body };
-    } }],
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const spec = specs[i++ % specs.length]!;
+          return { ...req, method: spec.method ?? "GET", path: spec.path, headers: spec.headers ?? {}, body: spec.body };
+        },
+      },
+    ],
   });
   clearInterval(sampler);
   await changer;
@@ -198,7 +263,9 @@ async function main(): Promise<void> {
   subscribers.send("counts");
   const { counts } = await new Promise<{ counts: Record<string, number> }>((r) => subscribers.once("message", r as never));
   const missing = Array.from({ length: SUBSCRIBERS }, (_, k) => `soak-${k}`).filter((n) => (counts[n] ?? 0) < changes);
-  const s5xx = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => code.startsWith("5")).reduce((sum, [, v]) => sum + (v as { count: number }).count, 0);
+  const s5xx = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => code.startsWith("5"))
+    .reduce((sum, [, v]) => sum + (v as { count: number }).count, 0);
   const warm = samples.filter((s) => s.t >= 15).map((s) => s.rss);
   const during = (p: { t: number }) => p.t >= ABUSE_MARGIN + 2 && p.t <= SECONDS - ABUSE_MARGIN;
   const p99 = (xs: number[]) => Math.round(xs.sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0);
@@ -213,7 +280,9 @@ async function main(): Promise<void> {
     "",
     `- requests: ${result.requests.total} (${Math.round(result.requests.average)}/s), p99 ${result.latency.p99} ms`,
     `- 5xx: ${s5xx}; other non-2xx: ${result.non2xx - s5xx} (304s from conditional requests count here); connection errors: ${result.errors}; timeouts: ${result.timeouts}`,
-    `- status codes: ${Object.entries(result.statusCodeStats ?? {}).map(([c, v]) => `${c} × ${(v as { count: number }).count}`).join(", ")}`,
+    `- status codes: ${Object.entries(result.statusCodeStats ?? {})
+      .map(([c, v]) => `${c} × ${(v as { count: number }).count}`)
+      .join(", ")}`,
     `- sidecar crashed: ${crashed ? "yes" : "no"}`,
     `- sidecar RSS (MiB) every 5 s: ${samples.map((s) => `${s.t}s ${s.rss}`).join(", ")}`,
     `- RSS after warm-up (from 15 s): min ${Math.min(...warm)}, max ${Math.max(...warm)} MiB`,
@@ -226,7 +295,12 @@ async function main(): Promise<void> {
     "",
     "| abuse | sent | answers |",
     "|---|---:|---|",
-    ...Object.entries(abused.kinds).map(([kind, k]) => `| ${kind} | ${k.sent} | ${Object.entries(k.answers).map(([a, n]) => `${a} × ${n}`).join(", ")} |`),
+    ...Object.entries(abused.kinds).map(
+      ([kind, k]) =>
+        `| ${kind} | ${k.sent} | ${Object.entries(k.answers)
+          .map(([a, n]) => `${a} × ${n}`)
+          .join(", ")} |`,
+    ),
   ];
   const report = lines.join("\n") + "\n";
   console.log(report);

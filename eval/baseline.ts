@@ -20,5 +20,6 @@ export function vaderAccuracy(targets: Labelled[]): number {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const file of process.argv.slice(2)) console.log(`${file}: whole-sentence VADER accuracy ${(vaderAccuracy(readLabelled(file)) * 100).toFixed(1)}%`);
+  for (const file of process.argv.slice(2))
+    console.log(`${file}: whole-sentence VADER accuracy ${(vaderAccuracy(readLabelled(file)) * 100).toFixed(1)}%`);
 }

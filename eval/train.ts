@@ -11,7 +11,18 @@ import { labelledSets, type Labelled } from "./sets.ts";
 import { seededRandom } from "../build/synth/random.ts";
 import { analyse, targetTokens } from "../insights/sentiment/engine.ts";
 import { featuresOf, type Features } from "../insights/sentiment/features.ts";
-import { CLASSES, decide, fromWeights, rowsOf, scores, WEIGHT_SCALE, writeSaved, type Model, type ModelFile, type SavedModel } from "../insights/sentiment/model.ts";
+import {
+  CLASSES,
+  decide,
+  fromWeights,
+  rowsOf,
+  scores,
+  WEIGHT_SCALE,
+  writeSaved,
+  type Model,
+  type ModelFile,
+  type SavedModel,
+} from "../insights/sentiment/model.ts";
 import { sentenceAt, type Span } from "../insights/sentiment/text.ts";
 
 export interface Example {
@@ -35,7 +46,9 @@ export function featuresFor(t: Labelled, sameText: readonly Labelled[]): Feature
   const sentence = sentenceAt(t.text, t.from);
   const analysis = analyse(t.text, sentence);
   const [first, last] = targetTokens(analysis.words, t);
-  const others: Span[] = sameText.filter((o) => o !== t && o.from >= sentence.from && o.to <= sentence.to && (o.from !== t.from || o.to !== t.to));
+  const others: Span[] = sameText.filter(
+    (o) => o !== t && o.from >= sentence.from && o.to <= sentence.to && (o.from !== t.from || o.to !== t.to),
+  );
   return featuresOf(analysis, first, last, others, t.rating);
 }
 
@@ -95,7 +108,10 @@ export function train(examples: readonly Example[], settings: Settings): Model {
         for (let k = 1; k < K; k++) if (p[k]! > p[predicted]!) predicted = k;
         if (predicted === e.label) continue;
         for (let f = 0; f < e.idx.length; f++) {
-          for (const [k, sign] of [[e.label, 1], [predicted, -1]] as const) {
+          for (const [k, sign] of [
+            [e.label, 1],
+            [predicted, -1],
+          ] as const) {
             const at = e.idx[f]! * K + k;
             const update = sign * e.val[f]! * e.weight;
             w[at] = w[at]! + update;
@@ -154,7 +170,9 @@ function candidates(): (Settings & { inDomain: number })[] {
   const seed = 20261124;
   const list: (Settings & { inDomain: number })[] = [];
   for (const inDomain of [1, 2, 4]) {
-    for (const epochs of [5, 10]) for (const l2 of [1e-4, 1e-3]) for (const rate of [0.05, 0.1]) list.push({ perceptron: 0, epochs, l2, rate, minCount: 2, seed, inDomain });
+    for (const epochs of [5, 10])
+      for (const l2 of [1e-4, 1e-3])
+        for (const rate of [0.05, 0.1]) list.push({ perceptron: 0, epochs, l2, rate, minCount: 2, seed, inDomain });
     for (const epochs of [5, 10, 20]) list.push({ perceptron: 1, epochs, l2: 0, rate: 0, minCount: 2, seed, inDomain });
   }
   return list;
@@ -166,13 +184,20 @@ async function main() {
   const validation = sets.filter((s) => s.validation.length > 0).map((s) => ({ name: s.name, examples: examplesOf(s.validation) }));
   let best: { mean: number; settings: Settings & { inDomain: number }; model: Model } | undefined;
   for (const { inDomain, ...settings } of candidates()) {
-    if (!trainOf.has(inDomain)) trainOf.set(inDomain, sets.flatMap((s) => examplesOf(s.train, s.domain === "home services" ? inDomain : 1)));
+    if (!trainOf.has(inDomain))
+      trainOf.set(
+        inDomain,
+        sets.flatMap((s) => examplesOf(s.train, s.domain === "home services" ? inDomain : 1)),
+      );
     const m = train(trainOf.get(inDomain)!, settings);
     const each = validation.map((v) => accuracy(m, v.examples));
     const mean = each.reduce((a, b) => a + b, 0) / each.length;
-    console.log(`${(mean * 100).toFixed(1)}%  ${validation.map((v, i) => `${v.name} ${(each[i]! * 100).toFixed(1)}`).join("  ")}  ${JSON.stringify({ ...settings, inDomain })}`);
+    console.log(
+      `${(mean * 100).toFixed(1)}%  ${validation.map((v, i) => `${v.name} ${(each[i]! * 100).toFixed(1)}`).join("  ")}  ${JSON.stringify({ ...settings, inDomain })}`,
+    );
     // Among candidates of equal validation accuracy, the more regularised (the simpler model).
-    if (!best || mean > best.mean || (mean === best.mean && settings.l2 > best.settings.l2)) best = { mean, settings: { ...settings, inDomain }, model: m };
+    if (!best || mean > best.mean || (mean === best.mean && settings.l2 > best.settings.l2))
+      best = { mean, settings: { ...settings, inDomain }, model: m };
   }
   const saved = toFile(best!.model, {
     sets: sets.map((s) => `${s.name}: ${s.train.length} training targets`),
@@ -180,7 +205,9 @@ async function main() {
     settings: { ...best!.settings },
   });
   writeSaved(saved);
-  console.log(`chosen ${JSON.stringify(best!.settings)}: mean validation accuracy ${(best!.mean * 100).toFixed(1)}%, ${saved.file.features.length} features`);
+  console.log(
+    `chosen ${JSON.stringify(best!.settings)}: mean validation accuracy ${(best!.mean * 100).toFixed(1)}%, ${saved.file.features.length} features`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

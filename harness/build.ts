@@ -18,5 +18,13 @@ export async function buildHere(dataDir: string, distDir: string, env: Record<st
     registered = true;
   }
   // The owner report beside DIST_DIR (owner.html), not into the checkout.
-  await build(parseSettings(BuildSettings, { DATA_DIR: dataDir, DIST_DIR: distDir, BUILD_CACHE_DIR: "off", OWNER_REPORT: join(dirname(distDir), "owner.html"), ...env }));
+  await build(
+    parseSettings(BuildSettings, {
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      BUILD_CACHE_DIR: "off",
+      OWNER_REPORT: join(dirname(distDir), "owner.html"),
+      ...env,
+    }),
+  );
 }

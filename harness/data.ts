@@ -54,7 +54,10 @@ export async function smallData(reviews: unknown[] = [review()], extra: Record<s
       { id: "dana-whitfield", name: "Dana Whitfield" },
       { id: "marco-ruiz", name: "Marco Ruiz" },
     ]),
-    "service-areas.json": JSON.stringify([{ id: "roseville", name: "Roseville" }, { id: "rocklin", name: "Rocklin" }]),
+    "service-areas.json": JSON.stringify([
+      { id: "roseville", name: "Roseville" },
+      { id: "rocklin", name: "Rocklin" },
+    ]),
     "reviews/2025.jsonl": reviews.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n",
     ...extra,
   };
@@ -82,7 +85,9 @@ export async function tree(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const e of entries.filter((e) => e.isFile())) {
     const path = join(e.parentPath, e.name);
-    files[path.slice(dir.length + 1)] = createHash("sha1").update(await readFile(path)).digest("hex");
+    files[path.slice(dir.length + 1)] = createHash("sha1")
+      .update(await readFile(path))
+      .digest("hex");
   }
   return files;
 }

@@ -52,15 +52,22 @@ export async function startHub(
   const bundle = new BundleRef(await loadBundle(dist), dist, { baseUrl: BASE_URL });
   let offset = 0;
   store ??= await openSqlite(join(await tempDir(), "hub.db"));
-  const hub = new Hub(store, bundle, BASE_URL, {
-    ...DEFAULT_HUB_OPTIONS,
-    outbound: { ...DEFAULT_HUB_OPTIONS.outbound, connectTimeoutMs: 2_000, totalTimeoutMs: 2_000, ca: [ca] },
-    allowPrivateCallbacks: true,
-    retryBaseMs: 100,
-    pollMs: 50,
-    claimMs: 5_000,
-    ...options,
-  }, () => {}, () => Date.now() + offset);
+  const hub = new Hub(
+    store,
+    bundle,
+    BASE_URL,
+    {
+      ...DEFAULT_HUB_OPTIONS,
+      outbound: { ...DEFAULT_HUB_OPTIONS.outbound, connectTimeoutMs: 2_000, totalTimeoutMs: 2_000, ca: [ca] },
+      allowPrivateCallbacks: true,
+      retryBaseMs: 100,
+      pollMs: 50,
+      claimMs: 5_000,
+      ...options,
+    },
+    () => {},
+    () => Date.now() + offset,
+  );
   const hubOptions: HubRouteOptions = {
     baseUrl: BASE_URL,
     allowPrivateCallbacks: true,
@@ -77,9 +84,19 @@ export async function startHub(
   const app = createApp({ bundle, settings: { BASE_URL }, mcp: testMcp(), hub: { hub, options: hubOptions }, log });
   await hub.start();
   const post = async (form: URLSearchParams | Record<string, string>) =>
-    app.request("/api/websub/hub", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form as Record<string, string>).toString() });
+    app.request("/api/websub/hub", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form as Record<string, string>).toString(),
+    });
   return {
-    app, hub, store, bundle, data, dist, logged,
+    app,
+    hub,
+    store,
+    bundle,
+    data,
+    dist,
+    logged,
     advance: (ms) => {
       offset += ms;
     },

@@ -6,7 +6,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const scripts = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> })
+  .scripts;
 
 /** The environment a script sets and node's arguments; throws when the script is not `[VAR=value ...] node ...`. */
 export function nodeScript(name: string): { env: Record<string, string>; args: string[] } {

@@ -20,11 +20,14 @@ const builds = new Map<string, Promise<string>>();
 export function builtDist(dataDir = REPO_DATA, env: Record<string, string> = {}): Promise<string> {
   const key = `${dataDir}|${JSON.stringify(env)}`;
   if (!builds.has(key)) {
-    builds.set(key, (async () => {
-      const dist = join(await tempDir(), "dist");
-      await buildHere(dataDir, dist, { BASE_URL, ...env });
-      return dist;
-    })());
+    builds.set(
+      key,
+      (async () => {
+        const dist = join(await tempDir(), "dist");
+        await buildHere(dataDir, dist, { BASE_URL, ...env });
+        return dist;
+      })(),
+    );
   }
   return builds.get(key)!;
 }

@@ -21,7 +21,10 @@ export function testCerts(): Promise<TestCerts> {
     const ca = await generate([{ name: "commonName", value: "reviewcast test CA" }], {
       algorithm: "sha256",
       keyType: "ec",
-      extensions: [{ name: "basicConstraints", cA: true }, { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true }],
+      extensions: [
+        { name: "basicConstraints", cA: true },
+        { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true },
+      ],
     });
     const leaf = await generate([{ name: "commonName", value: "localhost" }], {
       algorithm: "sha256",
@@ -31,7 +34,14 @@ export function testCerts(): Promise<TestCerts> {
         { name: "basicConstraints", cA: false },
         { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
         { name: "extKeyUsage", serverAuth: true },
-        { name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, { type: 7, ip: "::1" }] },
+        {
+          name: "subjectAltName",
+          altNames: [
+            { type: 2, value: "localhost" },
+            { type: 7, ip: "127.0.0.1" },
+            { type: 7, ip: "::1" },
+          ],
+        },
       ],
     } as never);
     return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
@@ -60,7 +70,10 @@ export class Subscriber {
   readonly received: Received[] = [];
   private readonly behaviours = new Map<string, Behaviour>();
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(certs?: TestCerts): Promise<Subscriber> {
     const { key, cert } = certs ?? (await testCerts());

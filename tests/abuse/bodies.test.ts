@@ -22,7 +22,13 @@ const MAX_CONNECTIONS = 20;
 beforeAll(async () => {
   h = await startHub();
   server.on("request", toNodeHandler(h.app));
-  limitServer(server, { ...SERVER_LIMITS, headersTimeoutMs: 2_000, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: MAX_CONNECTIONS });
+  limitServer(server, {
+    ...SERVER_LIMITS,
+    headersTimeoutMs: 2_000,
+    requestTimeoutMs: 1_000,
+    keepAliveTimeoutMs: 500,
+    maxConnections: MAX_CONNECTIONS,
+  });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as { port: number }).port;
 });
@@ -72,7 +78,9 @@ function postChunked(path: string, contentType: string, total: number, to = port
       finish();
     });
     socket.on("close", finish);
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: ${contentType}\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: ${contentType}\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const pump = () => {
       while (!done && !answered && written < total) {
         written += block.length;
@@ -118,7 +126,12 @@ describe("a chunked body over the limit (no Content-Length)", () => {
 describe("a chunked body over the limit, to the sidecar process (listhen, as npm run serve)", () => {
   let sidecar: Running;
   beforeAll(async () => {
-    sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { PORT: "0", HOST: "127.0.0.1", DIST_DIR: h.dist, STATE_DIR: `${h.dist}/../state` });
+    sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DIST_DIR: h.dist,
+      STATE_DIR: `${h.dist}/../state`,
+    });
   });
   afterAll(() => sidecar.stop());
   const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${sidecar.child.pid}/status`, "utf8"))![1]) * 1024;
@@ -134,7 +147,7 @@ describe("a chunked body over the limit, to the sidecar process (listhen, as npm
     expect(sent.written).toBeLessThan(32 * 1024 * 1024);
     expect((await fetch(`${sidecar.url}/api/reviews/search?limit=1`)).status).toBe(200);
     expect(sidecar.child.exitCode).toBeNull();
-    expect(await rss() - before).toBeLessThan(64 * 1024 * 1024);
+    expect((await rss()) - before).toBeLessThan(64 * 1024 * 1024);
   });
 });
 
@@ -143,7 +156,9 @@ describe("a client that goes away mid-body", () => {
     const logged = h.logged.length;
     await new Promise<void>((resolve) => {
       const socket = connect(port, "127.0.0.1", () => {
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\nhub.mode=sub`);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\nhub.mode=sub`,
+        );
         setTimeout(() => {
           socket.destroy();
           resolve();
@@ -175,6 +190,13 @@ describe("more connections than the server holds", () => {
       for (const s of sockets) s.destroy();
     }
     // Once they are gone, the server takes connections again.
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`).then((r) => r.status, () => 0)) === 200, "a new connection served");
+    await until(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 200,
+      "a new connection served",
+    );
   });
 });

@@ -26,7 +26,12 @@ beforeAll(async () => {
   // Node with tsx's hooks, not the tsx CLI (which would run the server in a child process): the
   // memory read is the serving process's own. "::" takes 127.0.0.1 and ::1, two client addresses.
   server = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
-    PORT: String(port), HOST: "::", DIST_DIR: await builtDist(data, SYNTHETIC), STATE_DIR: await tempDir(), DIST_WATCH_SECONDS: "0", ...LIMITS,
+    PORT: String(port),
+    HOST: "::",
+    DIST_DIR: await builtDist(data, SYNTHETIC),
+    STATE_DIR: await tempDir(),
+    DIST_WATCH_SECONDS: "0",
+    ...LIMITS,
   });
 });
 afterAll(() => server?.stop());
@@ -66,7 +71,10 @@ const closed = (socket: Socket) => new Promise<void>((r) => (socket.destroyed ? 
 
 async function served(host = "127.0.0.1"): Promise<number> {
   const url = host.includes(":") ? `http://[${host}]:${port}` : `http://${host}:${port}`;
-  return fetch(`${url}/api/reviews/search?limit=1`).then((r) => r.status, () => 0);
+  return fetch(`${url}/api/reviews/search?limit=1`).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
 describe("clients that pipeline requests and read no answer", () => {

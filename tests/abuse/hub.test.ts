@@ -84,7 +84,10 @@ describe("verification requests", () => {
   });
 
   it("to callbacks that never answer do not hold up notifications to the others", async () => {
-    h = await startHub({ concurrency: 4, outbound: { ...DEFAULT_HUB_OPTIONS.outbound, totalTimeoutMs: 8_000, ca: [(await testCerts()).ca] } });
+    h = await startHub({
+      concurrency: 4,
+      outbound: { ...DEFAULT_HUB_OPTIONS.outbound, totalTimeoutMs: 8_000, ca: [(await testCerts()).ca] },
+    });
     const live = name();
     await subscribe(subscriber.callback(live));
     await until(async () => (await h!.store.countSubscriptions()) === 1, "the live subscriber verified");
@@ -111,15 +114,27 @@ describe("a field given twice", () => {
     h = await startHub();
     const cb = encodeURIComponent(subscriber.callback(name()));
     const body = `hub.mode=subscribe&hub.topic=${encodeURIComponent(TOPIC.atom)}&${field === "hub.callback" ? "" : `hub.callback=${cb}&`}${extra}`;
-    const res = await h.app.request("/api/websub/hub", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const res = await h.app.request("/api/websub/hub", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
     expect(res.status).toBe(400);
-    expect((await res.json()).issues).toContainEqual(expect.objectContaining({ path: [field], message: expect.stringMatching(/more than once/) }));
+    expect((await res.json()).issues).toContainEqual(
+      expect.objectContaining({ path: [field], message: expect.stringMatching(/more than once/) }),
+    );
     expect(await h.store.countSubscriptions()).toBe(0);
   });
 
   it("is fine for the topics of a publish ping", async () => {
     h = await startHub();
-    const res = await h.post(new URLSearchParams([["hub.mode", "publish"], ["hub.url", TOPIC.atom], ["hub.url", TOPIC.json]]));
+    const res = await h.post(
+      new URLSearchParams([
+        ["hub.mode", "publish"],
+        ["hub.url", TOPIC.atom],
+        ["hub.url", TOPIC.json],
+      ]),
+    );
     expect(res.status).toBe(202);
   });
 });

@@ -53,8 +53,15 @@ async function serve(env: Record<string, string> = {}): Promise<Running & { stat
   const state = await tempDir();
   await writeFile(join(root, "ca.pem"), (await testCerts()).ca);
   const server = await startServing({
-    PORT: "0", HOST: "127.0.0.1", BASE_URL, DIST_DIR: dist, STATE_DIR: state, DIST_WATCH_SECONDS: "0",
-    HUB_ALLOW_PRIVATE_CALLBACKS: "true", HUB_CALLBACK_PORTS: "any", NODE_EXTRA_CA_CERTS: join(root, "ca.pem"),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    BASE_URL,
+    DIST_DIR: dist,
+    STATE_DIR: state,
+    DIST_WATCH_SECONDS: "0",
+    HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+    HUB_CALLBACK_PORTS: "any",
+    NODE_EXTRA_CA_CERTS: join(root, "ca.pem"),
     // Nothing here is closed for stalling: what the server holds is the bounds' doing alone.
     STALLED_WRITE_SECONDS: "120",
     ...env,
@@ -67,7 +74,11 @@ describe("MCP resources/read of reviews.json", () => {
   it("gives the official client the file's exact text, and holds one piece for a client that reads nothing", async () => {
     const server = await serve();
     // A session for the raw requests first, on a connection of its own that nothing reuses later.
-    const init = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", connection: "close" }, body: JSON.stringify(INITIALIZE) });
+    const init = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", connection: "close" },
+      body: JSON.stringify(INITIALIZE),
+    });
     const session = init.headers.get("mcp-session-id")!;
     const { client } = await connectClient(server.url);
     const read = await client.readResource({ uri: `${BASE_URL}/reviews.json` });
@@ -92,11 +103,26 @@ describe("MCP resources/read of reviews.json", () => {
   it("in a JSON-RPC batch is refused for a large file, with a message saying to read it alone", async () => {
     const server = await serve();
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const init = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-03-26" } }) });
+    const init = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-03-26" } }),
+    });
     const session = init.headers.get("mcp-session-id")!;
-    const batch = [{ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `${BASE_URL}/reviews.json` } }, { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `${BASE_URL}/api/feed.json` } }];
-    const answer = await fetch(`${server.url}/mcp`, { method: "POST", headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" }, body: JSON.stringify(batch) });
-    const [large, small] = (await answer.json()) as { id: number; error?: { message: string }; result?: { contents: { text: string }[] } }[];
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `${BASE_URL}/reviews.json` } },
+      { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `${BASE_URL}/api/feed.json` } },
+    ];
+    const answer = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" },
+      body: JSON.stringify(batch),
+    });
+    const [large, small] = (await answer.json()) as {
+      id: number;
+      error?: { message: string };
+      result?: { contents: { text: string }[] };
+    }[];
     expect(large!.error!.message).toMatch(/read it in a request of its own/);
     expect(JSON.parse(small!.result!.contents[0]!.text).version).toMatch(/jsonfeed/);
   });
@@ -121,10 +147,26 @@ describe("WebSub deliveries of reviews.json", () => {
     await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
     const sinkUrl = `https://127.0.0.1:${(sink.address() as { port: number }).port}`;
     const server = await serve();
-    const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+    const form = (body: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(body).toString(),
+    });
     const topic = `${BASE_URL}/reviews.json`;
-    for (let i = 0; i < 30; i++) await fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": `${sinkUrl}/cb/${i}` }));
-    await fetch(`${server.url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": subscriber.callback("reader"), "hub.secret": "a-secret-of-the-reader" }));
+    for (let i = 0; i < 30; i++)
+      await fetch(
+        `${server.url}/api/websub/hub`,
+        form({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": `${sinkUrl}/cb/${i}` }),
+      );
+    await fetch(
+      `${server.url}/api/websub/hub`,
+      form({
+        "hub.mode": "subscribe",
+        "hub.topic": topic,
+        "hub.callback": subscriber.callback("reader"),
+        "hub.secret": "a-secret-of-the-reader",
+      }),
+    );
     await subscriber.waitFor(() => subscriber.of("reader", "GET").length === 1);
     await until(async () => (await subscriptionsIn(join(server.state, "hub.db"))) === 31, "the 31 subscriptions verified");
 
@@ -141,7 +183,9 @@ describe("WebSub deliveries of reviews.json", () => {
     expect(cut).toBe(0);
     const delivered = subscriber.of("reader", "POST")[0]!;
     expect(delivered.body).toEqual(expected);
-    expect(delivered.headers["x-hub-signature"]).toBe(`sha256=${createHmac("sha256", "a-secret-of-the-reader").update(expected).digest("hex")}`);
+    expect(delivered.headers["x-hub-signature"]).toBe(
+      `sha256=${createHmac("sha256", "a-secret-of-the-reader").update(expected).digest("hex")}`,
+    );
     await until(() => held >= 30, "the thirty deliveries nobody reads to begin");
     // What the process holds with thirty deliveries in flight: at most a block being checked and one
     // being sent for each, not the topic per delivery.

@@ -16,13 +16,16 @@ let session: string;
 let batching: string;
 
 beforeAll(async () => {
-  sidecar = await startSidecar(await builtDist(), { mcp: { ...testMcp(undefined, new MemoryRevocations()), maxRevocations: MAX_REVOCATIONS } });
+  sidecar = await startSidecar(await builtDist(), {
+    mcp: { ...testMcp(undefined, new MemoryRevocations()), maxRevocations: MAX_REVOCATIONS },
+  });
   session = await initialize();
   batching = await initialize("2025-03-26");
 });
 afterAll(async () => sidecar.close());
 
-const post = (body: unknown, headers: Record<string, string> = {}) => rpc(async (path, init) => sidecar.app.request(path, init), body, headers);
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  rpc(async (path, init) => sidecar.app.request(path, init), body, headers);
 
 async function initialize(protocolVersion = INITIALIZE.params.protocolVersion): Promise<string> {
   const res = await post({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } }, { "mcp-protocol-version": protocolVersion });
@@ -30,7 +33,12 @@ async function initialize(protocolVersion = INITIALIZE.params.protocolVersion): 
   return res.headers.get("mcp-session-id")!;
 }
 
-const since = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } } });
+const since = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } },
+});
 const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
 
 describe("JSON-RPC batches", () => {
@@ -43,7 +51,10 @@ describe("JSON-RPC batches", () => {
   });
 
   it("of 100 full get_reviews_since calls do not build a response 100 times the largest result", async () => {
-    const res = await post(Array.from({ length: 100 }, (_, i) => since(i + 1)), { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" });
+    const res = await post(
+      Array.from({ length: 100 }, (_, i) => since(i + 1)),
+      { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" },
+    );
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text.length).toBeLessThan(1_000);
@@ -61,15 +72,27 @@ describe("JSON-RPC batches", () => {
     const one = await post([ping(7)], headers);
     expect(one.status).toBe(200);
     expect(await one.json()).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
-    const many = await post(Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => ping(i)), headers);
-    expect((await many.json()).map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b)).toEqual([...Array(MCP_BATCH_LIMIT).keys()]);
+    const many = await post(
+      Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => ping(i)),
+      headers,
+    );
+    expect((await many.json()).map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b)).toEqual([
+      ...Array(MCP_BATCH_LIMIT).keys(),
+    ]);
   });
 
   it(`answered on 2025-03-26 stop building past ${MCP_BATCH_BYTES} bytes: later requests get an error to send alone`, async () => {
-    const res = await post(Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => since(i + 1)), { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" });
+    const res = await post(
+      Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => since(i + 1)),
+      { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" },
+    );
     expect(res.status).toBe(200);
     const text = await res.text();
-    const answers = JSON.parse(text) as { id: number; result?: { structuredContent: { reviews: unknown[] } }; error?: { code: number; message: string } }[];
+    const answers = JSON.parse(text) as {
+      id: number;
+      result?: { structuredContent: { reviews: unknown[] } };
+      error?: { code: number; message: string };
+    }[];
     expect(answers.map((a) => a.id)).toEqual([...Array(MCP_BATCH_LIMIT).keys()].map((i) => i + 1));
     const answered = answers.filter((a) => a.result);
     expect(answered.length).toBeGreaterThan(0);
@@ -77,7 +100,8 @@ describe("JSON-RPC batches", () => {
     // The results built reach the bound by at most one result; the rest are errors.
     const one = Buffer.byteLength(JSON.stringify(answered[0]));
     expect(Buffer.byteLength(text)).toBeLessThan(MCP_BATCH_BYTES + one + 1_000 * MCP_BATCH_LIMIT);
-    if (answered.length < MCP_BATCH_LIMIT) expect(answers.at(-1)!.error).toMatchObject({ code: -32000, message: expect.stringMatching(/on its own/) });
+    if (answered.length < MCP_BATCH_LIMIT)
+      expect(answers.at(-1)!.error).toMatchObject({ code: -32000, message: expect.stringMatching(/on its own/) });
   });
 });
 
@@ -89,13 +113,18 @@ describe("ids that are not a string, a number or null", () => {
     ["an object", '{"a":1}'],
     ["a boolean", "true"],
   ])("are an invalid request (-32600), not a 500: %s", async (_, id) => {
-    const res = await post(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_business"}}`, { "mcp-session-id": session });
+    const res = await post(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_business"}}`, {
+      "mcp-session-id": session,
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.any(String) } });
   });
 
   it("a 60,000-deep id inside a batch is refused as well", async () => {
-    const res = await post(`[{"jsonrpc":"2.0","id":${deep},"method":"ping"}]`, { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" });
+    const res = await post(`[{"jsonrpc":"2.0","id":${deep},"method":"ping"}]`, {
+      "mcp-session-id": batching,
+      "mcp-protocol-version": "2025-03-26",
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32600);
   });

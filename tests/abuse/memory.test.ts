@@ -38,7 +38,10 @@ function twentyThousand(): Promise<string> {
 }
 
 /** GET with this Accept-Encoding, the body's bytes as sent. */
-function getBytes(url: string, encoding: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function getBytes(
+  url: string,
+  encoding: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { "accept-encoding": encoding } }, (res) => {
       const chunks: Buffer[] = [];
@@ -58,12 +61,14 @@ async function requests(url: string, path: string, count: number, connections: n
       }).once("error", reject);
     });
   let sent = 0;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (sent < count) {
-      sent++;
-      await one();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (sent < count) {
+        sent++;
+        await one();
+      }
+    }),
+  );
   agent.destroy();
 }
 
@@ -89,12 +94,16 @@ async function lowerPeak(dist: string): Promise<number> {
 /** What a server of each dist/ holds once ready, measured once for the tests that compare them. */
 const held = new Map<string, Promise<Held>>();
 function heldBy(dist: string): Promise<Held> {
-  if (!held.has(dist)) held.set(dist, serve(dist).then(async (server) => {
-    const { peak } = await residentMiB(server.child.pid!);
-    const memory = await probe(server);
-    await server.stop();
-    return { ...memory, peak };
-  }));
+  if (!held.has(dist))
+    held.set(
+      dist,
+      serve(dist).then(async (server) => {
+        const { peak } = await residentMiB(server.child.pid!);
+        const memory = await probe(server);
+        await server.stop();
+        return { ...memory, peak };
+      }),
+    );
   return held.get(dist)!;
 }
 
@@ -167,10 +176,13 @@ describe("the serving process's memory", () => {
       const res = await sidecar.app.request("/insights.json", { headers: { "accept-encoding": "identity" } });
       expect(Buffer.from(await res.arrayBuffer()).equals(file)).toBe(true);
       const head = await sidecar.app.request("/insights.json", { method: "HEAD", headers: { "accept-encoding": "identity" } });
-      expect([head.status, head.headers.get("content-length"), (await head.arrayBuffer()).byteLength]).toEqual([200, String(file.length), 0]);
+      expect([head.status, head.headers.get("content-length"), (await head.arrayBuffer()).byteLength]).toEqual([
+        200,
+        String(file.length),
+        0,
+      ]);
     } finally {
       await sidecar.close();
     }
   });
-
 });

@@ -47,14 +47,16 @@ describe("the search cache", () => {
     const before = heap();
     let next = 0;
     // Eight clients at once, each query unique: "zq" + a number, padded to 200 characters.
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < QUERIES) {
-        const query = `zq${next++}`.padEnd(200, "x");
-        const res = await fetch(`${url}/api/reviews/search?limit=1&query=${query}`);
-        expect(res.status).toBe(200);
-        await res.arrayBuffer();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < QUERIES) {
+          const query = `zq${next++}`.padEnd(200, "x");
+          const res = await fetch(`${url}/api/reviews/search?limit=1&query=${query}`);
+          expect(res.status).toBe(200);
+          await res.arrayBuffer();
+        }
+      }),
+    );
     const grown = heap() - before;
     expect(bundle.current.index.cachedBytes).toBeLessThanOrEqual(BUDGET);
     expect(grown).toBeLessThan(GROWTH);
@@ -66,7 +68,7 @@ describe("the search cache", () => {
       const before = heap();
       let next = 0;
       let seed = param === "query" ? 1 : 2;
-      const letter = () => String.fromCharCode(97 + ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % 26);
+      const letter = () => String.fromCharCode(97 + (((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % 26));
       const value = () => {
         let text = "";
         for (;;) {
@@ -75,14 +77,16 @@ describe("the search cache", () => {
           text = text ? `${text} ${word}` : word;
         }
       };
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (next < MULTI) {
-          next++;
-          const res = await fetch(`${url}/api/reviews/search?limit=1&${param}=${encodeURIComponent(value())}`);
-          expect(res.status).toBe(200);
-          await res.arrayBuffer();
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < MULTI) {
+            next++;
+            const res = await fetch(`${url}/api/reviews/search?limit=1&${param}=${encodeURIComponent(value())}`);
+            expect(res.status).toBe(200);
+            await res.arrayBuffer();
+          }
+        }),
+      );
       const grown = heap() - before;
       expect(bundle.current.index.cachedBytes).toBeLessThanOrEqual(BUDGET);
       expect(grown).toBeLessThan(GROWTH);

@@ -25,7 +25,12 @@ afterAll(() => Promise.all(running.map((r) => r.stop())));
 
 async function serve(env: Record<string, string> = {}): Promise<Running> {
   const server = await startServing({
-    PORT: "0", HOST: "127.0.0.1", BASE_URL, DIST_DIR: dist, STATE_DIR: await tempDir(), DIST_WATCH_SECONDS: "0",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    BASE_URL,
+    DIST_DIR: dist,
+    STATE_DIR: await tempDir(),
+    DIST_WATCH_SECONDS: "0",
     // Nothing here is closed for stalling: what the server holds is the bounds' doing alone.
     STALLED_WRITE_SECONDS: "120",
     ...env,
@@ -79,16 +84,34 @@ describe("bodies trickled a byte at a time", () => {
 describe("memory after a burst", () => {
   it("is collected without waiting for another request", async () => {
     const server = await serve();
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" };
-    const init = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-03-26" } }) });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-03-26",
+    };
+    const init = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-03-26" } }),
+    });
     const session = init.headers.get("mcp-session-id")!;
-    const since = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } } });
+    const since = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "get_reviews_since", arguments: { date: "2000-01-01", limit: 1000, detail: "full" } },
+    });
     const batch = JSON.stringify(Array.from({ length: 10 }, (_, k) => since(k)));
     // 40 batches of ten full answers of 1,000 reviews, 20 at a time: answers of megabytes each,
     // which V8 frees only in a full collection, and starts one only when it allocates more.
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      for (let i = 0; i < 2; i++) await (await fetch(`${server.url}/mcp`, { method: "POST", headers: { ...headers, "mcp-session-id": session }, body: batch })).arrayBuffer();
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 2; i++)
+          await (
+            await fetch(`${server.url}/mcp`, { method: "POST", headers: { ...headers, "mcp-session-id": session }, body: batch })
+          ).arrayBuffer();
+      }),
+    );
     // No request from here on. The probe reports the heap before its own collection: what the
     // server had left uncollected (on the previous code, what the burst left until traffic came).
     await new Promise((r) => setTimeout(r, 3_000));

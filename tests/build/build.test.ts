@@ -117,7 +117,8 @@ describe("npm run build on the repository's data", () => {
       expect(inLosAngeles(item.date_published)).toBe(`${r.date} 00:00`);
       expect(item.authors).toEqual([{ name: r.author }]);
       expect(item._review).toMatchObject({ id: r.id, rating: r.rating, services: r.services, technicians: r.technicians });
-      for (const key of Object.keys(item)) expect(["id", "url", "title", "content_text", "date_published", "date_modified", "authors", "tags", "_review"]).toContain(key);
+      for (const key of Object.keys(item))
+        expect(["id", "url", "title", "content_text", "date_published", "date_modified", "authors", "tags", "_review"]).toContain(key);
     });
   });
 
@@ -179,7 +180,9 @@ describe("build determinism and ETags", () => {
   });
 
   it("changes the ETag of every file holding an edited review, and of no other", async () => {
-    const reviews = Array.from({ length: 60 }, (_, i) => review({ id: `r-${String(i).padStart(2, "0")}`, date: `2025-0${1 + Math.floor(i / 20)}-${String(1 + (i % 20)).padStart(2, "0")}` }));
+    const reviews = Array.from({ length: 60 }, (_, i) =>
+      review({ id: `r-${String(i).padStart(2, "0")}`, date: `2025-0${1 + Math.floor(i / 20)}-${String(1 + (i % 20)).padStart(2, "0")}` }),
+    );
     const data = await smallData(reviews);
     const dist = join(await tempDir(), "dist");
     const etags = async () => {
@@ -193,7 +196,9 @@ describe("build determinism and ETags", () => {
     // are a new aspect mention, which insights.json cites.
     await editReview(join(data, "reviews/2025.jsonl"), "r-00", (r) => ({ ...r, text: "Edited: the ants came back a week later." }));
     const afterOld = await etags();
-    const changedOld = Object.keys(before).filter((p) => before[p] !== afterOld[p]).sort();
+    const changedOld = Object.keys(before)
+      .filter((p) => before[p] !== afterOld[p])
+      .sort();
     expect(changedOld).toEqual(expect.arrayContaining(["/insights.json", "/reviews.json"]));
     // The insights page quotes the newest mentions, so it may change too; the build dates the
     // unflagged edit (its line gets "updated"), so the sitemap's lastmod does; nothing else changes.
@@ -203,8 +208,19 @@ describe("build determinism and ETags", () => {
     // reviews list and in the widget for the owner's site; its author is in no figure.
     await editReview(join(data, "reviews/2025.jsonl"), "r-59", (r) => ({ ...r, author: "Edited A." }));
     const afterNew = await etags();
-    expect(Object.keys(before).filter((p) => afterOld[p] !== afterNew[p]).sort()).toEqual([
-      "/api/feed.json", "/embed/auto/index.html", "/embed/dark/index.html", "/embed/index.html", "/feed.xml", "/index.html", "/reviews.json", "/reviews/index.html",
+    expect(
+      Object.keys(before)
+        .filter((p) => afterOld[p] !== afterNew[p])
+        .sort(),
+    ).toEqual([
+      "/api/feed.json",
+      "/embed/auto/index.html",
+      "/embed/dark/index.html",
+      "/embed/index.html",
+      "/feed.xml",
+      "/index.html",
+      "/reviews.json",
+      "/reviews/index.html",
     ]);
   });
 
@@ -238,8 +254,16 @@ describe("npm run build on a line with several problems", () => {
     expect(run.code).toBe(1);
     const problems = run.stderr.split("\n").filter((line) => /2025\.jsonl line \d/.test(line));
     expect(problems).toHaveLength(5);
-    for (const [field, value] of [["rating", "9"], ["technicians[0]", '"mike"'], ["service_area", '"narnia"'], ["date", '"2099-01-05"']]) {
-      expect(problems.filter((line) => line.includes(`2025.jsonl line 1 (r-1): ${field} = ${value}: expected `)), field).toHaveLength(1);
+    for (const [field, value] of [
+      ["rating", "9"],
+      ["technicians[0]", '"mike"'],
+      ["service_area", '"narnia"'],
+      ["date", '"2099-01-05"'],
+    ]) {
+      expect(
+        problems.filter((line) => line.includes(`2025.jsonl line 1 (r-1): ${field} = ${value}: expected `)),
+        field,
+      ).toHaveLength(1);
     }
     const other = '2025.jsonl line 2 (r-2): services[0] = "bats": expected an id listed in';
     expect(problems.filter((line) => line.includes(other))).toHaveLength(1);

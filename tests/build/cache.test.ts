@@ -31,7 +31,12 @@ describe("the build cache's versions of the code", () => {
   it("are kept in the compiled folder as computed from the sources, for the Node that computed them", async () => {
     const root = await tempDir();
     try {
-      const run = await runCommand(process.execPath, BUILD.args, { DATA_DIR: REPO_DATA, DIST_DIR: join(root, "dist"), BUILD_CACHE_DIR: join(root, "cache"), OWNER_REPORT: join(root, "owner.html") });
+      const run = await runCommand(process.execPath, BUILD.args, {
+        DATA_DIR: REPO_DATA,
+        DIST_DIR: join(root, "dist"),
+        BUILD_CACHE_DIR: join(root, "cache"),
+        OWNER_REPORT: join(root, "owner.html"),
+      });
       expect(run.code).toBe(0);
       const { dir } = await compiledFolder();
       const kept = JSON.parse(await readFile(join(dir, `code-versions-${process.version}.json`), "utf8")) as unknown;
@@ -45,7 +50,14 @@ describe("the build cache's versions of the code", () => {
     const modules = await modulesOf(CODE.month.entries);
     const months = modules.get("build/outputs/months.ts")!;
     // Modules months.ts reaches only through others: the model, the JSON layout of reviews.json.
-    expect(months).toEqual(expect.arrayContaining(["build/outputs/months.ts", "insights/sentiment/model.ts", "core/dist/reviews-json.ts", "core/schema/records.ts"]));
+    expect(months).toEqual(
+      expect.arrayContaining([
+        "build/outputs/months.ts",
+        "insights/sentiment/model.ts",
+        "core/dist/reviews-json.ts",
+        "core/schema/records.ts",
+      ]),
+    );
     // Type-only imports are not code: build/cache/cache.ts is imported for its type alone.
     expect(months).not.toContain("build/cache/cache.ts");
   });
@@ -55,7 +67,9 @@ describe("the build cache's versions of the code", () => {
       const modules = [...new Set([...(await modulesOf(entries)).values()].flat())];
       const read = modules.flatMap((module) => {
         const text = readFileSync(`${ROOT}${module}`, "utf8");
-        return [...text.matchAll(/new URL\("\.\/([\w.-]+\.(?:json|weights))", import\.meta\.url\)/g)].map((m) => join(dirname(module), m[1]!));
+        return [...text.matchAll(/new URL\("\.\/([\w.-]+\.(?:json|weights))", import\.meta\.url\)/g)].map((m) =>
+          join(dirname(module), m[1]!),
+        );
       });
       for (const file of read) expect(files, `${kind}: ${file}`).toContain(file);
     }
@@ -75,7 +89,12 @@ describe("a build after a change to the code", () => {
   /** `npm run build` in the copy, with its cache; `off` for a clean build. */
   const buildIn = async (distDir: string, cache: string) => {
     // package.json's command in the copy: its code compiled (scripts/build.mjs), again after each change.
-    const run = await runCommand(process.execPath, BUILD.args, { DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" }, code);
+    const run = await runCommand(
+      process.execPath,
+      BUILD.args,
+      { DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" },
+      code,
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
   };
@@ -84,7 +103,8 @@ describe("a build after a change to the code", () => {
     root = await tempDir();
     code = join(root, "code");
     dist = join(root, "dist");
-    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
+    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"])
+      await cp(join(ROOT, part), join(code, part), { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(code, "node_modules"));
     await buildIn(dist, join(root, "cache"));
   });
@@ -130,7 +150,11 @@ describe("a part kept in the build cache", () => {
     const read = await cache.store<typeof value>("month").get("2026-01");
     expect(Buffer.from(read!.json).equals(value.json)).toBe(true);
     expect(Buffer.from(read!.figures.parts[0]!.json).equals(value.figures.parts[0]!.json)).toBe(true);
-    expect({ ...read, json: undefined, figures: { ...read!.figures, parts: undefined } }).toEqual({ ...value, json: undefined, figures: { ...value.figures, parts: undefined } });
+    expect({ ...read, json: undefined, figures: { ...read!.figures, parts: undefined } }).toEqual({
+      ...value,
+      json: undefined,
+      figures: { ...value.figures, parts: undefined },
+    });
   });
 
   it("is refused when a byte array in it is altered or cut, with its hash kept beside it or not", async () => {
@@ -160,7 +184,12 @@ describe("a part kept in the build cache", () => {
     const store = cache.store<typeof value>("month");
     // Three parts of 9 MB: 16 MB or more in all are hashed on a worker thread (build/cache/file.ts).
     const large = (c: string) => ({ ...value, json: Buffer.alloc(9 << 20, c) });
-    for (const [month, c] of [["2026-01", "a"], ["2026-02", "b"], ["2026-03", "c"]] as const) store.set(large(c), month);
+    for (const [month, c] of [
+      ["2026-01", "a"],
+      ["2026-02", "b"],
+      ["2026-03", "c"],
+    ] as const)
+      store.set(large(c), month);
     await cache.settled();
     const file = join(dir, "month-2026-02.v8");
     const bytes = await readFile(file);
@@ -168,7 +197,12 @@ describe("a part kept in the build cache", () => {
     await writeFile(file, bytes);
     // Checked by the worker: readChecked has no fallback to this thread.
     const paths = ["01", "02", "03", "04"].map((m) => join(dir, `month-2026-${m}.v8`));
-    expect((await readChecked(paths)).map((b) => (b instanceof Buffer ? b.length : b))).toEqual([(await stat(paths[0]!)).size, "altered", (await stat(paths[2]!)).size, undefined]);
+    expect((await readChecked(paths)).map((b) => (b instanceof Buffer ? b.length : b))).toEqual([
+      (await stat(paths[0]!)).size,
+      "altered",
+      (await stat(paths[2]!)).size,
+      undefined,
+    ]);
     const again = await BuildCache.open(dir);
     again.readAhead("month");
     const months = again.store<typeof value>("month");

@@ -13,7 +13,13 @@ import { compiledFolder, nodeScript } from "../../harness/scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BUILD = nodeScript("build");
-const env = (dist: string) => ({ DATA_DIR: REPO_DATA, DIST_DIR: dist, BUILD_CACHE_DIR: "off", OWNER_REPORT: `${dist}.owner.html`, BASE_URL: "https://reviews.compiled.example" });
+const env = (dist: string) => ({
+  DATA_DIR: REPO_DATA,
+  DIST_DIR: dist,
+  BUILD_CACHE_DIR: "off",
+  OWNER_REPORT: `${dist}.owner.html`,
+  BASE_URL: "https://reviews.compiled.example",
+});
 
 describe("the build, compiled", () => {
   let root: string;
@@ -40,12 +46,16 @@ describe("the build, compiled", () => {
   it("runs from its sources, with one line saying so, when it cannot compile (node_modules/ not writable)", async () => {
     // A copy of the project whose node_modules/.cache is a file: nothing can be written under it.
     const code = join(root, "code");
-    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"]) await cp(join(ROOT, part), join(code, part), { recursive: true });
+    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"])
+      await cp(join(ROOT, part), join(code, part), { recursive: true });
     await mkdir(join(code, "node_modules"));
-    for (const name of await readdir(join(ROOT, "node_modules"))) if (name !== ".cache") await symlink(join(ROOT, "node_modules", name), join(code, "node_modules", name));
+    for (const name of await readdir(join(ROOT, "node_modules")))
+      if (name !== ".cache") await symlink(join(ROOT, "node_modules", name), join(code, "node_modules", name));
     await writeFile(join(code, "node_modules", ".cache"), "not a folder");
     const run = await runCommand(process.execPath, BUILD.args, env(join(root, "fallback")), code);
-    expect(run.stderr).toMatch(/^build: could not compile the build into node_modules\/\.cache\/reviewcast\/build-\w+ \(.*\): running it from source\n$/);
+    expect(run.stderr).toMatch(
+      /^build: could not compile the build into node_modules\/\.cache\/reviewcast\/build-\w+ \(.*\): running it from source\n$/,
+    );
     expect(run.code).toBe(0);
     expect(await tree(join(root, "fallback"))).toEqual(fromSource);
   });

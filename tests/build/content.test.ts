@@ -43,7 +43,7 @@ describe("a file's content as runs", () => {
   });
 
   it("is put together in shared memory, as the bytes the runs make", () => {
-    const runs = [Buffer.from("{\"a\":"), new Uint8Array(0), Buffer.from("é".repeat(3000)), Uint8Array.from([0x7d])];
+    const runs = [Buffer.from('{"a":'), new Uint8Array(0), Buffer.from("é".repeat(3000)), Uint8Array.from([0x7d])];
     const one = sharedCopy(runs);
     expect(one.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(one.equals(Buffer.concat(runs))).toBe(true);

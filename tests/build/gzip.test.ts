@@ -13,7 +13,15 @@ import { strongEtag } from "../../core/dist/etag.ts";
 import { tempDir } from "../../harness/data.ts";
 import { runCommand } from "../helpers/run.ts";
 
-const texts = ["", '{"head":1,"reviews":[\n', "x".repeat(70_000), "", JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, text: `Review ${i}: “curly” ü` }))), ",\n", "\n]}\n"];
+const texts = [
+  "",
+  '{"head":1,"reviews":[\n',
+  "x".repeat(70_000),
+  "",
+  JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, text: `Review ${i}: “curly” ü` }))),
+  ",\n",
+  "\n]}\n",
+];
 
 describe("a gzip file made of parts", () => {
   it("reads back as the data, with Node's zlib and with the system's gzip", async () => {
@@ -36,7 +44,7 @@ describe("a gzip file made of parts", () => {
 
   it("has the same checksums whether they are computed on another thread (a large file of few runs, partly in shared memory) or here", async () => {
     const shared = Buffer.from(new SharedArrayBuffer(9 << 20)).fill("[1,2],");
-    const runs = [Buffer.from("{\"a\":["), shared, Buffer.alloc(9 << 20, "3,"), Buffer.from("4]}")];
+    const runs = [Buffer.from('{"a":['), shared, Buffer.alloc(9 << 20, "3,"), Buffer.from("4]}")];
     const size = runs.reduce((n, run) => n + run.length, 0);
     const whole = Buffer.concat(runs);
     const sums = await checksums(runs);

@@ -43,7 +43,8 @@ describe("a build with a cache it cannot take as it is", () => {
     expect(run.code).toBe(0);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^build: the cache's \S+\.v8 does not match its hash \(a damaged or altered cache\): made again$/);
+    for (const line of lines)
+      expect(line).toMatch(/^build: the cache's \S+\.v8 does not match its hash \(a damaged or altered cache\): made again$/);
     expect(await tree(dist)).toEqual(await tree(clean));
   });
 
@@ -57,7 +58,10 @@ describe("a build with a cache it cannot take as it is", () => {
       for (let i = 0; i < 4; i++) bytes[(bytes.length >> 1) + i]! ^= 0xff;
       await writeFile(join(compressed, name), bytes);
     }
-    const month = (await readdir(cache)).filter((n) => /^month-.*\.v8$/.test(n)).sort().at(-1)!;
+    const month = (await readdir(cache))
+      .filter((n) => /^month-.*\.v8$/.test(n))
+      .sort()
+      .at(-1)!;
     const part = await readFile(join(cache, month));
     const at = part.indexOf("the ");
     expect(at).toBeGreaterThan(0);

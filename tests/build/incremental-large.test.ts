@@ -46,11 +46,17 @@ describe("a build with large months, whose compressed copies are put together fr
     }
     const files = (await readdir(join(data, "reviews"))).sort();
     const newest = join(data, "reviews", files.at(-1)!);
-    const lines = (await readFile(newest, "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l) as { id: string; date: string; withdrawn?: unknown });
+    const lines = (await readFile(newest, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; date: string; withdrawn?: unknown });
     const published = lines.filter((r) => !r.withdrawn);
     const [last, edited, withdrawn] = [published.at(-1)!, published.at(-5)!, published.at(-9)!];
     const [older, moved] = [published[10]!, published[20]!];
-    await writeFile(newest, `${(await readFile(newest, "utf8")).trimEnd()}\n${JSON.stringify({ ...last, id: "large-new-review", text: "Booked on Monday, the ants were gone by Friday." })}\n`);
+    await writeFile(
+      newest,
+      `${(await readFile(newest, "utf8")).trimEnd()}\n${JSON.stringify({ ...last, id: "large-new-review", text: "Booked on Monday, the ants were gone by Friday." })}\n`,
+    );
     await editReview(newest, edited.id, (r) => ({ ...r, text: `${r.text} Update: still fine.`, updated: `${r.date}T12:00:00Z` }));
     await editReview(newest, older.id, (r) => ({ ...r, rating: r.rating === 5 ? 4 : 5 }));
     await editReview(newest, withdrawn.id, (r) => ({ ...r, withdrawn: { at: `${r.date}T13:00:00Z`, reason: "Asked by the customer." } }));
@@ -69,7 +75,11 @@ describe("a build with large months, whose compressed copies are put together fr
   });
 
   it("writes a review page removed from dist/ by hand again", async () => {
-    const page = join(dist, "reviews", (await readdir(join(dist, "reviews"))).find((f) => f !== "index.html" && f.endsWith(".html"))!);
+    const page = join(
+      dist,
+      "reviews",
+      (await readdir(join(dist, "reviews"))).find((f) => f !== "index.html" && f.endsWith(".html"))!,
+    );
     await rm(page);
     await build(data, dist, cache);
     expect(await tree(dist)).toEqual(await tree(clean));
@@ -86,8 +96,11 @@ describe("a build with large months, whose compressed copies are put together fr
     const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(1);
     const id = (JSON.parse(first) as { id: string }).id;
-    expect(run.stderr).toMatch(new RegExp(`${files.at(-1)} line \\d+ \\(${id}\\): id = "${id}": expected a unique id; \\S*${files[0]} line 1 \\(${id}\\) has it already`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `${files.at(-1)} line \\d+ \\(${id}\\): id = "${id}": expected a unique id; \\S*${files[0]} line 1 \\(${id}\\) has it already`,
+      ),
+    );
     expect(await state()).toEqual(before);
   });
 });
-

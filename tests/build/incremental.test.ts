@@ -26,12 +26,21 @@ describe("a build with the previous build's cache", () => {
     const newest = join(data, "reviews", files.at(-1)!);
     const lines = (await readFile(newest, "utf8")).trimEnd().split("\n");
     const [first, second, third] = lines.map((l) => JSON.parse(l) as { id: string; date: string; text: string });
-    const untouched = lines.map((l) => JSON.parse(l) as { id: string; withdrawn?: unknown }).filter((r) => !r.withdrawn && ![first, second, third].some((x) => x!.id === r.id))[5]!;
+    const untouched = lines
+      .map((l) => JSON.parse(l) as { id: string; withdrawn?: unknown })
+      .filter((r) => !r.withdrawn && ![first, second, third].some((x) => x!.id === r.id))[5]!;
     const untouchedPage = join(dist, "reviews", `${untouched.id}.html`);
     const before = await stat(untouchedPage);
 
-    await writeFile(newest, `${lines.join("\n")}\n${JSON.stringify({ ...first, id: "brand-new-review", text: "A brand new review: the wasps were gone the same afternoon." })}\n`);
-    await editReview(newest, second!.id, (r) => ({ ...r, text: `${r.text} Update: still no ants a month later.`, updated: `${r.date}T12:00:00Z` }));
+    await writeFile(
+      newest,
+      `${lines.join("\n")}\n${JSON.stringify({ ...first, id: "brand-new-review", text: "A brand new review: the wasps were gone the same afternoon." })}\n`,
+    );
+    await editReview(newest, second!.id, (r) => ({
+      ...r,
+      text: `${r.text} Update: still no ants a month later.`,
+      updated: `${r.date}T12:00:00Z`,
+    }));
     await editReview(newest, third!.id, (r) => ({ ...r, withdrawn: { at: `${r.date}T13:00:00Z`, reason: "Asked by the customer." } }));
     await build(data, dist, cache);
 
@@ -54,7 +63,10 @@ describe("a build with the previous build's cache", () => {
     const added = JSON.stringify({ ...last, id: "added-at-the-end", text: "Added at the end: the hornets were gone by the evening." });
     const broken = JSON.stringify({ ...last, id: "added-broken", rating: 9 });
     await writeFile(newest, `${text}${added}\n${broken}\n`);
-    const [cached, uncached] = [await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC }), await runBuild(data, join(root, "unused"), { BASE_URL, BUILD_CACHE_DIR: "off", ...SYNTHETIC })];
+    const [cached, uncached] = [
+      await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC }),
+      await runBuild(data, join(root, "unused"), { BASE_URL, BUILD_CACHE_DIR: "off", ...SYNTHETIC }),
+    ];
     expect(cached.code).toBe(1);
     expect(cached.stderr).toMatch(new RegExp(`${files.at(-1)} line ${text.split("\n").length + 1} \\(added-broken\\): rating`));
     expect(cached.stderr).toBe(uncached.stderr);
@@ -79,7 +91,9 @@ describe("a build with the previous build's cache", () => {
     await writeFile(newest, `${texts[1]}${twice}\n`);
     const run = await runBuild(data, dist, { BASE_URL, BUILD_CACHE_DIR: cache, ...SYNTHETIC });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`${files.at(-1)} line ${texts[1]!.split("\n").length} (added-twice): id = "added-twice": expected a unique id; `);
+    expect(run.stderr).toContain(
+      `${files.at(-1)} line ${texts[1]!.split("\n").length} (added-twice): id = "added-twice": expected a unique id; `,
+    );
     expect(run.stderr).toMatch(new RegExp(`\\S*${files.at(-2)} line ${texts[0]!.split("\n").length} \\(added-twice\\) has it already`));
     await writeFile(older, texts[0]!);
     await writeFile(newest, texts[1]!);
@@ -94,7 +108,9 @@ describe("the cache's parts of months no longer published", () => {
     const april = review({ id: "r-april", date: "2025-04-02", text: "The spiders were gone the same week." });
     await buildHere(await smallData([march, april]), dist, { BASE_URL, BUILD_CACHE_DIR: cache });
     const parts = async () => (await readdir(cache)).filter((n) => /^(month|analysis)-/.test(n)).sort();
-    const both = ["2025-03", "2025-04"].flatMap((m) => [`analysis-${m}.v8`, `analysis-${m}.v8.sha256`, `month-${m}.v8`, `month-${m}.v8.sha256`]).sort();
+    const both = ["2025-03", "2025-04"]
+      .flatMap((m) => [`analysis-${m}.v8`, `analysis-${m}.v8.sha256`, `month-${m}.v8`, `month-${m}.v8.sha256`])
+      .sort();
     expect(await parts()).toEqual(both);
     await buildHere(await smallData([april]), dist, { BASE_URL, BUILD_CACHE_DIR: cache });
     expect(await parts()).toEqual(both.filter((n) => n.includes("2025-04")));

@@ -56,7 +56,9 @@ describe("loadData validation", () => {
 
   it("refuses a duplicate review id and says where the first one is", async () => {
     const problems = await problemsFor([review(), review({ date: "2025-03-02" })]);
-    expect(problems).toEqual([expect.stringMatching(/line 2 \(r-1\): id = "r-1": expected a unique id; .*2025\.jsonl line 1 \(r-1\) has it already/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/line 2 \(r-1\): id = "r-1": expected a unique id; .*2025\.jsonl line 1 \(r-1\) has it already/),
+    ]);
   });
 
   it("refuses a duplicate id across two files", async () => {
@@ -99,7 +101,9 @@ describe("loadData validation", () => {
 
   it("refuses an owner response dated before the review", async () => {
     const problems = await problemsFor([review({ response: { date: "2025-02-01", text: "Thanks!" } })]);
-    expect(problems).toEqual([expect.stringMatching(/response\.date = "2025-02-01": expected a date on or after the review's date 2025-03-01/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/response\.date = "2025-02-01": expected a date on or after the review's date 2025-03-01/),
+    ]);
   });
 
   it("says so when a required file is missing", async () => {
@@ -127,7 +131,8 @@ describe("reading a file's lines", () => {
 
 describe("dates in the future", () => {
   const LA = "America/Los_Angeles";
-  const dayIn = (zone: string, time: number) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(time);
+  const dayIn = (zone: string, time: number) =>
+    new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(time);
   const inZone = async (reviews: unknown[], zone?: string) => {
     const dir = await smallData(reviews);
     const business = JSON.parse(await readFile(join(dir, "business.json"), "utf8"));
@@ -145,7 +150,11 @@ describe("dates in the future", () => {
     const today = dayIn(LA, Date.now());
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const problems = await inZone([review({ date: tomorrow })], LA);
-    expect(problems).toEqual([expect.stringMatching(new RegExp(`line 1 \\(r-1\\): date = "${tomorrow}": expected no later than today \\(${today} in America/Los_Angeles\\)`))]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        new RegExp(`line 1 \\(r-1\\): date = "${tomorrow}": expected no later than today \\(${today} in America/Los_Angeles\\)`),
+      ),
+    ]);
   });
 
   it("accepts a review dated today in the business's time zone", async () => {
@@ -154,17 +163,24 @@ describe("dates in the future", () => {
 
   it("without a time zone, refuses only what is in the future everywhere", async () => {
     const problems = await inZone([review({ date: "2099-01-05" }), review({ id: "r-2", date: dayIn("Pacific/Kiritimati", Date.now()) })]);
-    expect(problems).toEqual([expect.stringMatching(/line 1 \(r-1\): date = "2099-01-05": expected no later than today \(\d{4}-\d{2}-\d{2} in Pacific\/Kiritimati\)/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /line 1 \(r-1\): date = "2099-01-05": expected no later than today \(\d{4}-\d{2}-\d{2} in Pacific\/Kiritimati\)/,
+      ),
+    ]);
   });
 
   it("refuses a publication, edit, reply or withdrawal in the future", async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
-    const problems = await inZone([
-      review({ published: later }),
-      review({ id: "r-2", updated: later }),
-      review({ id: "r-3", response: { date: "2099-01-01", text: "Thanks" } }),
-      review({ id: "r-4", withdrawn: { at: later, reason: "spam" } }),
-    ], LA);
+    const problems = await inZone(
+      [
+        review({ published: later }),
+        review({ id: "r-2", updated: later }),
+        review({ id: "r-3", response: { date: "2099-01-01", text: "Thanks" } }),
+        review({ id: "r-4", withdrawn: { at: later, reason: "spam" } }),
+      ],
+      LA,
+    );
     expect(problems).toEqual([
       expect.stringMatching(/line 1 \(r-1\): published = ".*": expected a time not after now \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/),
       expect.stringMatching(/line 2 \(r-2\): updated = ".*": expected a time not after now \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/),
@@ -183,7 +199,9 @@ describe("dates in the future", () => {
     expect(await inZone([review({ published: "2025-02-01T10:00:00Z" })])).toEqual([
       expect.stringMatching(/line 1 \(r-1\): published = "2025-02-01T10:00:00Z": expected a time on or after the review's date 2025-03-01/),
     ]);
-    expect(await inZone([review()], "Mars/Olympus_Mons")).toEqual([expect.stringMatching(/business\.json.*time_zone = "Mars\/Olympus_Mons": expected an IANA time zone name/)]);
+    expect(await inZone([review()], "Mars/Olympus_Mons")).toEqual([
+      expect.stringMatching(/business\.json.*time_zone = "Mars\/Olympus_Mons": expected an IANA time zone name/),
+    ]);
   });
 });
 

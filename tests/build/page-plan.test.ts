@@ -19,7 +19,12 @@ const ids = (plan: { changed?: { id: string }[] }) => plan.changed?.map((r) => r
 
 describe("the review pages a build writes", () => {
   // Twelve months of ten reviews: one month's pages are a twelfth of them.
-  const many = Array.from({ length: 120 }, (_, i) => review({ id: `r-${String(i).padStart(3, "0")}`, date: `2024-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + Math.floor(i / 12)).padStart(2, "0")}` }));
+  const many = Array.from({ length: 120 }, (_, i) =>
+    review({
+      id: `r-${String(i).padStart(3, "0")}`,
+      date: `2024-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + Math.floor(i / 12)).padStart(2, "0")}`,
+    }),
+  );
 
   it("are none when every month's pages show its part, and no page goes", async () => {
     const ms = await months(many);
@@ -30,7 +35,11 @@ describe("the review pages a build writes", () => {
     const ms = await months(many);
     const before = { ...shown(ms), "2024-03": "something else" };
     const plan = pagesToChange(ms, before, true);
-    expect(ids(plan)).toEqual(reviewsOf(ms.find((m) => m.part.month === "2024-03")!).map((r) => r.id).sort());
+    expect(ids(plan)).toEqual(
+      reviewsOf(ms.find((m) => m.part.month === "2024-03")!)
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(ids(plan)).toHaveLength(10);
     // The month's previous pages are not known: which files go is found by listing the folder.
     expect(plan.removed).toBeUndefined();
@@ -51,7 +60,12 @@ describe("the review pages a build writes", () => {
 });
 
 describe("the plan of the review pages", () => {
-  const many = Array.from({ length: 40 }, (_, i) => review({ id: `p-${String(i).padStart(3, "0")}`, date: `2024-${String(1 + (i % 4)).padStart(2, "0")}-${String(1 + Math.floor(i / 4)).padStart(2, "0")}` }));
+  const many = Array.from({ length: 40 }, (_, i) =>
+    review({
+      id: `p-${String(i).padStart(3, "0")}`,
+      date: `2024-${String(1 + (i % 4)).padStart(2, "0")}-${String(1 + Math.floor(i / 4)).padStart(2, "0")}`,
+    }),
+  );
   const folder = { mtimeMs: 1_700_000_000_000, ino: 42 };
 
   it("carries the previous pages over only when the cache describes the dist/ and the folder that are there, with pages that share the same", async () => {
@@ -69,7 +83,15 @@ describe("the plan of the review pages", () => {
   it("lists the folder to find the pages to remove when a file came or went there since", async () => {
     const ms = await months(many);
     const kept = keptPages(ms, "shared", "dist-hash", folder);
-    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder: { ...folder, mtimeMs: folder.mtimeMs + 1 } })).toEqual({ carry: true, changed: [], removed: undefined });
-    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder: { ...folder, ino: 43 } })).toEqual({ carry: true, changed: [], removed: undefined });
+    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder: { ...folder, mtimeMs: folder.mtimeMs + 1 } })).toEqual({
+      carry: true,
+      changed: [],
+      removed: undefined,
+    });
+    expect(planPages(ms, "shared", { kept, dist: "dist-hash", folder: { ...folder, ino: 43 } })).toEqual({
+      carry: true,
+      changed: [],
+      removed: undefined,
+    });
   });
 });

@@ -14,7 +14,13 @@ import { smallData, tempDir } from "../../harness/data.ts";
 describe("the site rendered on its own thread", () => {
   it("fails with the failing template's error, and renders again after it", async () => {
     // No business, feed nor insights: the templates cannot render.
-    const broken = { baseUrl: "https://reviews.example", openapiUrl: "https://reviews.example/.well-known/openapi.json", dataset: {}, feed: {}, insights: {} } as SiteData;
+    const broken = {
+      baseUrl: "https://reviews.example",
+      openapiUrl: "https://reviews.example/.well-known/openapi.json",
+      dataset: {},
+      feed: {},
+      insights: {},
+    } as SiteData;
     await expect(renderSite(await tempDir(), broken)).rejects.toThrow(/11ty\.ts/);
     const dist = join(await tempDir(), "dist");
     await buildHere(await smallData(), dist);

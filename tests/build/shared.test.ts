@@ -29,7 +29,10 @@ describe("the months' JSON", () => {
 
   it("reaches a worker as the same memory, not a copy", async () => {
     const bytes = sharedCopy(Buffer.from("abc"));
-    const worker = new Worker(`require("node:worker_threads").parentPort.once("message", (b) => { b[0] = 0x41; require("node:worker_threads").parentPort.postMessage("done"); });`, { eval: true });
+    const worker = new Worker(
+      `require("node:worker_threads").parentPort.once("message", (b) => { b[0] = 0x41; require("node:worker_threads").parentPort.postMessage("done"); });`,
+      { eval: true },
+    );
     await new Promise((resolve) => {
       worker.once("message", resolve);
       worker.postMessage(bytes);

@@ -28,7 +28,15 @@ describe("jobs on worker threads", () => {
   });
 
   it("start no more workers than there are jobs, and one for a single call", async () => {
-    const results = await inWorkers<{ n: number; thread: number }>(FIXTURE, "numbered", [[0, 0], [1, 0]], 8);
+    const results = await inWorkers<{ n: number; thread: number }>(
+      FIXTURE,
+      "numbered",
+      [
+        [0, 0],
+        [1, 0],
+      ],
+      8,
+    );
     expect(new Set(results.map((r) => r.thread)).size).toBeLessThanOrEqual(2);
     expect(await inWorker<{ n: number }>(FIXTURE, "numbered", 7, 0)).toMatchObject({ n: 7 });
   });
@@ -59,7 +67,11 @@ describe("a worker kept for the process", () => {
 
   it("does not keep the process alive once started, with no call waiting", () => {
     const script = `import { keptWorker } from "./build/threads/threads.ts"; keptWorker(new URL("./tests/build/fixtures/work.ts", import.meta.url), "started").start();`;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: new URL("../../", import.meta.url), timeout: 20_000, encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: new URL("../../", import.meta.url),
+      timeout: 20_000,
+      encoding: "utf8",
+    });
     expect(run.signal, "still running after 20 s").toBeNull();
     expect([run.status, run.stderr]).toEqual([0, ""]);
   });

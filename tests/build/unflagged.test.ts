@@ -29,7 +29,9 @@ describe("changes the data's author did not flag", () => {
     await editReview(file, "r-3", (r) => ({ ...r, text: "Fine work, and they came back for free." }));
     const before = Date.now() - 1000;
     const data = await loadData(dir, undefined, cache);
-    expect(data.notices).toEqual([expect.stringMatching(/reviews\/2025\.jsonl line 3 \(r-3\): its text, stars or reply changed without a new "updated": set to \S+Z/)]);
+    expect(data.notices).toEqual([
+      expect.stringMatching(/reviews\/2025\.jsonl line 3 \(r-3\): its text, stars or reply changed without a new "updated": set to \S+Z/),
+    ]);
     const stamped = await line(file, "r-3");
     expect(Date.parse(stamped.updated)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(stamped.text).toBe("Fine work, and they came back for free.");
@@ -51,7 +53,9 @@ describe("changes the data's author did not flag", () => {
     const { dir, file, cache } = await builtOnce();
     await editReview(file, "r-2", (r) => ({ ...r, response: { date: "2025-03-05", text: "Sorry: we called you back on Monday." } }));
     const data = await loadData(dir, undefined, cache);
-    expect(data.notices).toEqual([expect.stringMatching(/\(r-2\): its reply changed without a new response\.date: set to \d{4}-\d\d-\d\d/)]);
+    expect(data.notices).toEqual([
+      expect.stringMatching(/\(r-2\): its reply changed without a new response\.date: set to \d{4}-\d\d-\d\d/),
+    ]);
     const stamped = await line(file, "r-2");
     expect(stamped.response.date > "2025-03-05").toBe(true);
     expect(stamped.updated).toBeUndefined();
@@ -73,7 +77,11 @@ describe("changes the data's author did not flag", () => {
     const error = await loadData(dir, undefined, cache).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataError);
     expect((error as DataError).problems).toEqual([
-      expect.objectContaining({ file: expect.stringContaining("2025.jsonl"), record: "r-2", expected: expect.stringMatching(/published r-2 and no file holds it now: .*"withdrawn": \{"at": /) }),
+      expect.objectContaining({
+        file: expect.stringContaining("2025.jsonl"),
+        record: "r-2",
+        expected: expect.stringMatching(/published r-2 and no file holds it now: .*"withdrawn": \{"at": /),
+      }),
     ]);
   });
 

@@ -9,7 +9,15 @@ import { jsonPart, jsonPieces, JsonList, toJson } from "../../core/json.ts";
 /** Items whose strings hold what a scan for commas and brackets could trip on. */
 const items = Array.from({ length: 240 }, (_, i) => ({
   review_id: `r-${i}`,
-  quote: [`plain ${i}`, `a "quoted, bracketed]" word`, "back\\slash\\\\", 'ends with a backslash \\', "commas, {braces}, [brackets]", "non-Latin: “curly” ü 🐜", "\\\"escaped quote"][i % 7],
+  quote: [
+    `plain ${i}`,
+    `a "quoted, bracketed]" word`,
+    "back\\slash\\\\",
+    "ends with a backslash \\",
+    "commas, {braces}, [brackets]",
+    "non-Latin: “curly” ü 🐜",
+    '\\"escaped quote',
+  ][i % 7],
   at: [i, { nested: [i, `x${i}`] }],
 }));
 
@@ -37,7 +45,15 @@ describe("a list kept as JSON", () => {
   it("marks the older parts of a list, the ones after its first, and nothing else", () => {
     const pieces = jsonPieces({ list: listOf(items, [10, 20]), small: JsonList.of([1]) });
     const older = pieces.filter((p) => p.older).map((p) => Buffer.concat(p.bytes).toString("utf8"));
-    expect(older).toEqual([`,${items.slice(10, 30).map((x) => JSON.stringify(x)).join(",")},${items.slice(30).map((x) => JSON.stringify(x)).join(",")}`]);
+    expect(older).toEqual([
+      `,${items
+        .slice(10, 30)
+        .map((x) => JSON.stringify(x))
+        .join(",")},${items
+        .slice(30)
+        .map((x) => JSON.stringify(x))
+        .join(",")}`,
+    ]);
   });
 
   it("counts its items and gives them back", () => {

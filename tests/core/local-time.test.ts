@@ -25,7 +25,9 @@ describe("localMidnight", () => {
 
   it("names a moment that is that date at 00:00 where the business is", () => {
     const time = localMidnight("2026-11-18", "America/Los_Angeles");
-    const shown = new Intl.DateTimeFormat("sv-SE", { timeZone: "America/Los_Angeles", dateStyle: "short", timeStyle: "short" }).format(new Date(time));
+    const shown = new Intl.DateTimeFormat("sv-SE", { timeZone: "America/Los_Angeles", dateStyle: "short", timeStyle: "short" }).format(
+      new Date(time),
+    );
     expect(shown).toBe("2026-11-18 00:00");
   });
 });

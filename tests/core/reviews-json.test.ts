@@ -15,13 +15,25 @@ const BASE_URL = "https://reviews.example";
 /** The repository's data as the build publishes it: the head, and the reviews newest first. */
 const dataset = async (): Promise<ReviewsDataset> => {
   const source = await loadData(REPO_DATA);
-  const months = await planMonths(source, BASE_URL, { model: "combined" as const, names: [], technicians: [] }, await BuildCache.open(undefined));
+  const months = await planMonths(
+    source,
+    BASE_URL,
+    { model: "combined" as const, names: [], technicians: [] },
+    await BuildCache.open(undefined),
+  );
   const { withdrawn: _, ...head } = published(source, months, BASE_URL);
   return { ...head, reviews: months.flatMap(reviewsOf) };
 };
 
 /** The file written from the head and a chunk per review (the build writes a chunk per month). */
-const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) => writeFile(file, reviewsJson(head, reviews.map((r) => reviewsChunk([r]))));
+const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) =>
+  writeFile(
+    file,
+    reviewsJson(
+      head,
+      reviews.map((r) => reviewsChunk([r])),
+    ),
+  );
 
 describe("a chunk of reviews.json", () => {
   it("gives back its reviews one at a time, equal to those it was made of (the pages' worker reads them so)", async () => {

@@ -31,7 +31,9 @@ describe("netlify.toml", () => {
   });
 
   it("proxies every dynamic route of the API to one sidecar origin", () => {
-    const dynamic = Object.keys(openApiDocument("https://x.example").paths).filter((p) => !/\.(json|xml|svg)$/.test(p) || p.startsWith("/.well-known/"));
+    const dynamic = Object.keys(openApiDocument("https://x.example").paths).filter(
+      (p) => !/\.(json|xml|svg)$/.test(p) || p.startsWith("/.well-known/"),
+    );
     expect(dynamic.length).toBeGreaterThanOrEqual(4);
     const origins = new Set<string>();
     for (const path of dynamic) {
@@ -51,8 +53,16 @@ describe("netlify.toml", () => {
 
   it("gives the datasets and feeds their content types, caching and WebSub links, and every file CORS", async () => {
     const byPath = new Map(headers.map((h) => [h.for, h.values]));
-    expect(byPath.get("/*")).toMatchObject({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": expect.stringContaining("ETag") });
-    const types = { "/reviews.json": "application/json", "/insights.json": "application/json", "/api/feed.json": "application/feed+json", "/feed.xml": "application/atom+xml" };
+    expect(byPath.get("/*")).toMatchObject({
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Expose-Headers": expect.stringContaining("ETag"),
+    });
+    const types = {
+      "/reviews.json": "application/json",
+      "/insights.json": "application/json",
+      "/api/feed.json": "application/feed+json",
+      "/feed.xml": "application/atom+xml",
+    };
     for (const [path, type] of Object.entries(types)) {
       expect(byPath.get(path), path).toMatchObject({ "Content-Type": type, "Cache-Control": expect.stringMatching(/max-age=\d+/) });
     }

@@ -21,7 +21,12 @@ beforeAll(async () => {
   const built = await runBuild(REPO_DATA, join(app, "dist"), { BASE_URL: base });
   expect(built.code, built.stderr).toBe(0);
   // Only what the bundle needs to run: no NODE_PATH, no node_modules anywhere above it.
-  server = await startProcess(process.execPath, ["main.mjs"], { PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, STATE_DIR: join(app, "state") }, { cwd: app, bareEnv: true });
+  server = await startProcess(
+    process.execPath,
+    ["main.mjs"],
+    { PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, STATE_DIR: join(app, "state") },
+    { cwd: app, bareEnv: true },
+  );
 });
 
 afterAll(async () => {
@@ -48,7 +53,11 @@ describe("the bundled sidecar (npm run build:sidecar)", () => {
     const page = await fetch(body.reviews[0].url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(body.reviews[0].author);
-    const hub = await fetch(`${base}/api/websub/hub`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "hub.mode=publish&hub.url=" + encodeURIComponent(`${base}/feed.xml`) });
+    const hub = await fetch(`${base}/api/websub/hub`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "hub.mode=publish&hub.url=" + encodeURIComponent(`${base}/feed.xml`),
+    });
     expect(hub.status).toBe(202);
     expect(existsSync(join(app, "state"))).toBe(true);
   });

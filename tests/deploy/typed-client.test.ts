@@ -27,7 +27,13 @@ async function typeErrors(client: string): Promise<string[]> {
   const dir = await tempDir();
   await writeFile(join(dir, "api.d.ts"), types);
   await writeFile(join(dir, "client.ts"), client);
-  const program = ts.createProgram([join(dir, "client.ts")], { strict: true, noEmit: true, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true });
+  const program = ts.createProgram([join(dir, "client.ts")], {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.ESNext,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+  });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
@@ -60,6 +66,11 @@ describe("a client generated from /.well-known/openapi.json", () => {
     for (const r of search.data.reviews) expect(r.technicians).toContain("dana-whitfield");
     const since = await client.GET("/api/reviews/since/{date}", { params: { path: { date: "2026-01-01" } } });
     expect(since.response.status).toBe(200);
-    expect(since.data).toMatchObject({ since: "2026-01-01", removed: expect.any(Array), changed: expect.any(Array), changed_truncated: expect.any(Boolean) });
+    expect(since.data).toMatchObject({
+      since: "2026-01-01",
+      removed: expect.any(Array),
+      changed: expect.any(Array),
+      changed_truncated: expect.any(Boolean),
+    });
   });
 });

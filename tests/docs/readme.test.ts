@@ -65,7 +65,10 @@ function examples(): Example[] {
 
 /** The README's shown answer as a pattern: `...` elides members and items, `[...]` is any list. */
 function pattern(shown: string): unknown {
-  const json = shown.replace(/\[\.\.\.\]/g, '"<any list>"').replace(/,\.\.\./g, "").replace(/\.\.\.,?/g, "");
+  const json = shown
+    .replace(/\[\.\.\.\]/g, '"<any list>"')
+    .replace(/,\.\.\./g, "")
+    .replace(/\.\.\.,?/g, "");
   return JSON.parse(json);
 }
 
@@ -105,7 +108,8 @@ describe("the README's curl examples", () => {
       // The hub's example subscribes a callback the reader fills in: it is never dialled here.
       if (example.body?.includes("YOUR-SUBSCRIBER")) continue;
       const headers = { ...example.headers };
-      const fetch = (h: Record<string, string>) => sidecar.targets[0]!.fetch(example.path, { method: example.method, headers: h, body: example.body });
+      const fetch = (h: Record<string, string>) =>
+        sidecar.targets[0]!.fetch(example.path, { method: example.method, headers: h, body: example.body });
       // The README's placeholders: the session initialize returned, the ETag the route sends.
       if (headers["mcp-session-id"]) headers["mcp-session-id"] = session;
       const conditional = headers["if-none-match"] !== undefined;

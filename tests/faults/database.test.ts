@@ -24,7 +24,9 @@ describe.skipIf(!postgres)("PostgreSQL drops every connection during deliveries"
       // What a server restart looks like to the client: every connection to the database is cut.
       const admin = new pg.Client({ connectionString: postgres!.url });
       await admin.connect();
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+      );
       await admin.end();
       await subscriber.waitFor(() => names.every((n) => subscriber.of(n, "POST").length >= 1));
       // Deliveries whose completion could not be written are sent again once their claim lapses

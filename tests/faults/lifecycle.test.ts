@@ -32,8 +32,15 @@ describe("SIGTERM", () => {
       HUB_CALLBACK_PORTS: "any",
       NODE_EXTRA_CA_CERTS: join(dir, "ca.pem"),
     });
-    const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
-    await fetch(`${url}/api/websub/hub`, form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback("term") }));
+    const form = (body: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(body).toString(),
+    });
+    await fetch(
+      `${url}/api/websub/hub`,
+      form({ "hub.mode": "subscribe", "hub.topic": TOPIC.atom, "hub.callback": subscriber.callback("term") }),
+    );
     await subscriber.waitFor(() => subscriber.of("term", "GET").length === 1);
     await until(async () => (await subscriptionsIn(join(state, "hub.db"))) === 1, "the subscription stored");
     subscriber.behave("term", { kind: "slow", ms: 1_500 });
@@ -43,7 +50,14 @@ describe("SIGTERM", () => {
     const exited = new Promise<number | null>((r) => child.once("exit", r));
     child.kill("SIGTERM");
     // It stops accepting while the delivery (1.5 s) is still finishing, then exits 0.
-    await until(() => fetch(`${url}/api/reviews/search`).then(() => false, () => true), "new connections refused");
+    await until(
+      () =>
+        fetch(`${url}/api/reviews/search`).then(
+          () => false,
+          () => true,
+        ),
+      "new connections refused",
+    );
     expect(child.exitCode).toBeNull();
     expect(await exited).toBe(0);
     const store = await openSqlite(join(state, "hub.db"));
@@ -57,13 +71,21 @@ describe("SIGTERM", () => {
 
 describe("a state folder that cannot be used", () => {
   it.each([
-    ["on a read-only file system", async () => "/proc/reviewcast-state", /cannot open the hub's database \/proc\/reviewcast-state\/hub\.db \(STATE_DIR\)/],
-    ["on a full disk", async () => {
-      const dir = join(await tempDir(), "full");
-      await mkdir(dir);
-      await symlink("/dev/full", join(dir, "hub.db"));
-      return dir;
-    }, /cannot open the hub's database .*hub\.db \(STATE_DIR\): database or disk is full/],
+    [
+      "on a read-only file system",
+      async () => "/proc/reviewcast-state",
+      /cannot open the hub's database \/proc\/reviewcast-state\/hub\.db \(STATE_DIR\)/,
+    ],
+    [
+      "on a full disk",
+      async () => {
+        const dir = join(await tempDir(), "full");
+        await mkdir(dir);
+        await symlink("/dev/full", join(dir, "hub.db"));
+        return dir;
+      },
+      /cannot open the hub's database .*hub\.db \(STATE_DIR\): database or disk is full/,
+    ],
   ])("stops at start with a clear error %s", async (_, folder, message) => {
     const run = await runScript("sidecar/main.ts", [], { PORT: "0", DIST_DIR: await builtDist(), STATE_DIR: await folder() });
     expect(run.code).toBe(1);

@@ -15,7 +15,12 @@ export async function connectClient(baseUrl: string): Promise<{ client: Client; 
 export function rpc(fetcher: (path: string, init?: RequestInit) => Promise<Response>, body: unknown, headers: Record<string, string> = {}) {
   return fetcher("/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...headers,
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }

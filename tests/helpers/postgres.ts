@@ -28,7 +28,8 @@ export async function freshPostgres(name: string): Promise<TestDatabase | undefi
     await admin((c) => c.query(`CREATE DATABASE ${db}`));
   } catch (error) {
     // CI sets REQUIRE_POSTGRES: there, a missing server is a failure, not a skip.
-    if (process.env.REQUIRE_POSTGRES) throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES) but not reachable at ${ADMIN}: ${(error as Error).message}`);
+    if (process.env.REQUIRE_POSTGRES)
+      throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES) but not reachable at ${ADMIN}: ${(error as Error).message}`);
     return undefined;
   }
   const url = new URL(ADMIN);

@@ -18,7 +18,13 @@ export function userEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { BASE_URL: _, MODE: __, DEV: ___, PROD: ____, SSR: _____, ...rest } = process.env;
   // The embedded database goes to a temp folder, not the checkout's .state/, and so does the
   // build's cache (shared by this test process's builds, as a CI's builds share one).
-  return { ...rest, CI: "true", STATE_DIR: `${tmpdir()}/reviewcast-state-${process.pid}`, BUILD_CACHE_DIR: `${tmpdir()}/reviewcast-cache-${process.pid}`, ...env };
+  return {
+    ...rest,
+    CI: "true",
+    STATE_DIR: `${tmpdir()}/reviewcast-state-${process.pid}`,
+    BUILD_CACHE_DIR: `${tmpdir()}/reviewcast-cache-${process.pid}`,
+    ...env,
+  };
 }
 
 /** A project script through tsx, as the npm scripts run it; `cwd` for a copy of the project. */
@@ -47,5 +53,11 @@ const BUILD = nodeScript("build");
  * The owner report goes beside DIST_DIR (owner.html), not into the checkout.
  */
 export function runBuild(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<Run> {
-  return runCommand(process.execPath, BUILD.args, { ...BUILD.env, DATA_DIR: dataDir, DIST_DIR: distDir, OWNER_REPORT: join(dirname(distDir), "owner.html"), ...env });
+  return runCommand(process.execPath, BUILD.args, {
+    ...BUILD.env,
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+    OWNER_REPORT: join(dirname(distDir), "owner.html"),
+    ...env,
+  });
 }

@@ -25,9 +25,18 @@ export interface Running {
 }
 
 /** Start `command args` with the env, and resolve once it prints that it is serving. */
-export async function startProcess(command: string, args: string[], env: Record<string, string>, options: { cwd?: string; bareEnv?: boolean } = {}): Promise<Running> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string; bareEnv?: boolean } = {},
+): Promise<Running> {
   const fullEnv = options.bareEnv ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } : userEnv(env);
-  const child = spawnTracked(command, args, { cwd: options.cwd ?? new URL("../../", import.meta.url).pathname, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnTracked(command, args, {
+    cwd: options.cwd ?? new URL("../../", import.meta.url).pathname,
+    env: fullEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let err = "";
   let out = "";
   child.stderr!.on("data", (d) => (err += d));
@@ -72,7 +81,10 @@ export async function probe(server: Running): Promise<{ heap_used: number; exter
 export function startServing(env: Record<string, string>): Promise<Running> {
   const serve = nodeScript("serve");
   const flags = serve.args.filter((a) => a.startsWith("--"));
-  return startProcess(process.execPath, [...flags, "--import", "./tests/helpers/heap-probe.mjs", "--import", "tsx", "sidecar/main.ts"], { ...serve.env, ...env });
+  return startProcess(process.execPath, [...flags, "--import", "./tests/helpers/heap-probe.mjs", "--import", "tsx", "sidecar/main.ts"], {
+    ...serve.env,
+    ...env,
+  });
 }
 
 /** A process's resident memory now and at its peak, in MiB. */

@@ -124,14 +124,17 @@ describe("notifications (SPEC §6)", () => {
   it("POSTs each changed topic's full content with its content type, Link headers and signature", async () => {
     h = await startHub();
     const cbs = { atom: subscriber.callback(name()), json: subscriber.callback(name()), reviews: subscriber.callback(name()) };
-    for (const [k, cb] of Object.entries(cbs)) await h.subscribe({ "hub.callback": cb, "hub.topic": TOPIC[k as keyof typeof TOPIC], "hub.secret": `secret-${k}` });
+    for (const [k, cb] of Object.entries(cbs))
+      await h.subscribe({ "hub.callback": cb, "hub.topic": TOPIC[k as keyof typeof TOPIC], "hub.secret": `secret-${k}` });
     for (const [k, cb] of Object.entries(cbs)) await subscribed(h, cb, TOPIC[k as keyof typeof TOPIC]);
     await h.changeData("Edited: ants gone for good.");
     const res = await h.post({ "hub.mode": "publish", "hub.url": TOPIC.atom, "hub.topic": TOPIC.json });
     expect(res.status).toBe(202);
     expect((await res.json()).changed.sort()).toEqual([TOPIC.json, TOPIC.atom].sort());
     const nameOf = (cb: string) => new URL(cb).pathname.replace("/cb/", "");
-    await subscriber.waitFor(() => subscriber.of(nameOf(cbs.atom), "POST").length === 1 && subscriber.of(nameOf(cbs.json), "POST").length === 1);
+    await subscriber.waitFor(
+      () => subscriber.of(nameOf(cbs.atom), "POST").length === 1 && subscriber.of(nameOf(cbs.json), "POST").length === 1,
+    );
     const expectations = [
       [cbs.atom, "feed.xml", "application/atom+xml", TOPIC.atom, "secret-atom"],
       [cbs.json, "api/feed.json", "application/feed+json", TOPIC.json, "secret-json"],

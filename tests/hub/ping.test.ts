@@ -13,7 +13,9 @@ describe("npm run hub:ping", () => {
       stdio: ["ignore", "pipe", "ignore"],
     });
     try {
-      const line = await new Promise<string>((resolve) => server.stdout!.on("data", (d) => String(d).includes("serving") && resolve(String(d))));
+      const line = await new Promise<string>((resolve) =>
+        server.stdout!.on("data", (d) => String(d).includes("serving") && resolve(String(d))),
+      );
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0];
       const run = await runScript("scripts/hub-ping.ts", [], { HUB_URL: `${url}/api/websub/hub` });
       expect(run.stderr).toBe("");

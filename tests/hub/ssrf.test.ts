@@ -58,9 +58,12 @@ describe("SSRF guard for callbacks", () => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
-  it.each(["https://[::127.0.0.1]/cb", "https://[::7f00:1]/cb", "https://[64:ff9b::7f00:1]/cb", "https://[2002:7f00:1::1]/cb"])("refuses %s before connecting", async (url) => {
-    await expect(resolveCallback(new URL(url), false)).rejects.toThrow(/not a public address/);
-  });
+  it.each(["https://[::127.0.0.1]/cb", "https://[::7f00:1]/cb", "https://[64:ff9b::7f00:1]/cb", "https://[2002:7f00:1::1]/cb"])(
+    "refuses %s before connecting",
+    async (url) => {
+      await expect(resolveCallback(new URL(url), false)).rejects.toThrow(/not a public address/);
+    },
+  );
 
   it("gives up on a DNS server that never answers after its timeout, with a refusal", async () => {
     // A DNS server on loopback that reads every query and answers none.
@@ -98,7 +101,10 @@ describe("SSRF guard for callbacks", () => {
       for (const cb of ["https://127.0.0.1/cb", "https://[::ffff:127.0.0.1]/cb", "https://169.254.169.254/cb", "https://localhost/cb"]) {
         const res = await h.subscribe({ "hub.callback": cb });
         expect(res.status, cb).toBe(400);
-        expect((await res.json()).issues[0]).toMatchObject({ path: ["hub.callback"], message: expect.stringMatching(/not a public address/) });
+        expect((await res.json()).issues[0]).toMatchObject({
+          path: ["hub.callback"],
+          message: expect.stringMatching(/not a public address/),
+        });
       }
       expect(await h.store.countSubscriptions()).toBe(0);
     } finally {

@@ -38,11 +38,12 @@ beforeAll(async () => {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const mean = (list: { rating: number }[]) => round2(list.reduce((s, r) => s + r.rating, 0) / list.length);
 const quarter = (date: string) => `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
-const cited = (ids: string[]) => ids.map((id) => {
-  const review = byId.get(id);
-  expect(review, `cited review ${id} is published`).toBeDefined();
-  return review!;
-});
+const cited = (ids: string[]) =>
+  ids.map((id) => {
+    const review = byId.get(id);
+    expect(review, `cited review ${id} is published`).toBeDefined();
+    return review!;
+  });
 
 describe("the published schema", () => {
   it("holds for the whole of insights.json, every item of every list (the build checks the ends of long lists)", () => {
@@ -66,7 +67,11 @@ describe("aspects", () => {
 
   it("cite every mention, each one re-read from its review with the same polarity and quote", () => {
     for (const aspect of insights.aspects) {
-      const expected = reviews.flatMap((r) => mentionsOf(r).filter((m) => m.aspect === aspect.id).map((m) => ({ review_id: r.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to })));
+      const expected = reviews.flatMap((r) =>
+        mentionsOf(r)
+          .filter((m) => m.aspect === aspect.id)
+          .map((m) => ({ review_id: r.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to })),
+      );
       expect(aspect.evidence, aspect.id).toEqual(expected);
     }
   });
@@ -74,14 +79,24 @@ describe("aspects", () => {
   it("count, score and trend exactly what they cite", () => {
     for (const a of insights.aspects as AspectFigures[]) {
       const count = (p: string, list = a.evidence) => list.filter((e) => e.polarity === p).length;
-      expect([a.positive, a.negative, a.neutral, a.total]).toEqual([count("positive"), count("negative"), count("neutral"), a.evidence.length]);
+      expect([a.positive, a.negative, a.neutral, a.total]).toEqual([
+        count("positive"),
+        count("negative"),
+        count("neutral"),
+        a.evidence.length,
+      ]);
       expect(a.review_count).toBe(new Set(a.evidence.map((e) => e.review_id)).size);
       expect(a.score).toBe(round2((a.positive - a.negative) / a.total));
       const quarters = [...new Set(a.evidence.map((e) => quarter(byId.get(e.review_id)!.date)))].sort();
       expect(a.trend.map((t) => t.quarter)).toEqual(quarters);
       for (const t of a.trend) {
         const inQuarter = a.evidence.filter((e) => quarter(byId.get(e.review_id)!.date) === t.quarter);
-        expect([t.positive, t.negative, t.neutral, t.total]).toEqual([count("positive", inQuarter), count("negative", inQuarter), count("neutral", inQuarter), inQuarter.length]);
+        expect([t.positive, t.negative, t.neutral, t.total]).toEqual([
+          count("positive", inQuarter),
+          count("negative", inQuarter),
+          count("neutral", inQuarter),
+          inQuarter.length,
+        ]);
         expect(t.score).toBe(round2((t.positive - t.negative) / t.total));
       }
     }
@@ -104,12 +119,15 @@ describe("aspects", () => {
   it("highlight clear examples first: the review's stars agree and the words are about that aspect alone", () => {
     const all = reviews.map((r) => ({ r, found: mentionsOf(r) }));
     const clear = ({ r, found }: (typeof all)[number], m: (typeof found)[number]) =>
-      (m.polarity === "positive" ? r.rating >= 3 : r.rating <= 3) && found.every((o) => o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
+      (m.polarity === "positive" ? r.rating >= 3 : r.rating <= 3) &&
+      found.every((o) => o.aspect === m.aspect || o.quote.to <= m.quote.from || o.quote.from >= m.quote.to);
     let checked = 0;
     for (const a of insights.aspects) {
       for (const polarity of ["positive", "negative"] as const) {
         const shown = a.highlights.filter((h) => h.polarity === polarity);
-        const clearOnes = all.flatMap((x) => x.found.filter((m) => m.aspect === a.id && m.polarity === polarity && clear(x, m)).map((m) => `${x.r.id} ${m.quote.from}`));
+        const clearOnes = all.flatMap((x) =>
+          x.found.filter((m) => m.aspect === a.id && m.polarity === polarity && clear(x, m)).map((m) => `${x.r.id} ${m.quote.from}`),
+        );
         if (new Set(clearOnes).size < shown.length + 2) continue;
         checked++;
         for (const h of shown) expect(clearOnes, `${a.id} ${polarity}: ${h.quote}`).toContain(`${h.review_id} ${h.from}`);
@@ -140,9 +158,15 @@ describe("entities", () => {
       expect(e.review_count).toBe(list.length);
       if (list.length === 0) continue;
       expect(e.average_rating).toBe(mean(list));
-      for (const star of ["1", "2", "3", "4", "5"] as const) expect(e.rating_counts[star]).toBe(list.filter((r) => String(r.rating) === star).length);
+      for (const star of ["1", "2", "3", "4", "5"] as const)
+        expect(e.rating_counts[star]).toBe(list.filter((r) => String(r.rating) === star).length);
       expect(e.first_review_date).toBe(list.map((r) => r.date).sort()[0]);
-      expect(e.last_review_date).toBe(list.map((r) => r.date).sort().at(-1));
+      expect(e.last_review_date).toBe(
+        list
+          .map((r) => r.date)
+          .sort()
+          .at(-1),
+      );
       // A technician's mentions are those about their visit (insights/attribution.ts); a service's or a town's, all of its reviews'.
       const found = list.flatMap((r) => {
         const all = asExamples(r.rating, r.text, mentionsOf(r)).map((m) => ({ ...m, review: r }));
@@ -152,18 +176,29 @@ describe("entities", () => {
       });
       for (const p of e.aspects) {
         const of = found.filter((m) => m.aspect === p.id);
-        expect([p.positive, p.negative, p.neutral, p.total]).toEqual(["positive", "negative", "neutral"].map((x) => of.filter((m) => m.polarity === x).length).concat(of.length));
+        expect([p.positive, p.negative, p.neutral, p.total]).toEqual(
+          ["positive", "negative", "neutral"].map((x) => of.filter((m) => m.polarity === x).length).concat(of.length),
+        );
         // Its quotes: one of its own mentions, word for word, the clearest example of its polarity.
         expect(p.quotes.length).toBeLessThanOrEqual(2);
         // A complaint is quoted only from a review of 3 stars or fewer (insights/faq.ts's starsAgree).
-        const quotable = of.filter((m) => m.polarity === "positive" || (m.polarity === "negative" && m.review.rating <= 3 && starsAgree(m.margin)));
+        const quotable = of.filter(
+          (m) => m.polarity === "positive" || (m.polarity === "negative" && m.review.rating <= 3 && starsAgree(m.margin)),
+        );
         for (const q of p.quotes) {
           const own = quotable.filter((m) => m.polarity === q.polarity);
-          expect(own.some((m) => m.review.id === q.review_id && m.quote.from === q.from && m.quote.to === q.to), `${e.id} ${p.id}`).toBe(true);
+          expect(
+            own.some((m) => m.review.id === q.review_id && m.quote.from === q.from && m.quote.to === q.to),
+            `${e.id} ${p.id}`,
+          ).toBe(true);
           expect(byId.get(q.review_id)!.text.slice(q.from, q.to)).toBe(q.quote);
-          expect(Math.max(...own.map((m) => m.margin))).toBe(own.find((m) => m.review.id === q.review_id && m.quote.from === q.from)!.margin);
+          expect(Math.max(...own.map((m) => m.margin))).toBe(
+            own.find((m) => m.review.id === q.review_id && m.quote.from === q.from)!.margin,
+          );
         }
-        expect(p.quotes.map((q) => q.polarity)).toEqual((["positive", "negative"] as const).filter((x) => quotable.some((m) => m.polarity === x)));
+        expect(p.quotes.map((q) => q.polarity)).toEqual(
+          (["positive", "negative"] as const).filter((x) => quotable.some((m) => m.polarity === x)),
+        );
         for (const q of p.quotes) if (q.polarity === "negative") expect(byId.get(q.review_id)!.rating).toBeLessThanOrEqual(3);
       }
       expect(e.aspects.reduce((n, p) => n + p.total, 0)).toBe(found.length);
@@ -195,7 +230,10 @@ describe("FAQ", () => {
         const a = insights.aspects.find((x) => x.id === entry.aspect)!;
         expect(ids).toEqual([...new Set(a.evidence.map((e) => e.review_id))]);
         // Each customer once: happy when their review says more good than bad about the aspect.
-        const balance = (id: string) => a.evidence.filter((e) => e.review_id === id).reduce((n, e) => n + (e.polarity === "positive" ? 1 : e.polarity === "negative" ? -1 : 0), 0);
+        const balance = (id: string) =>
+          a.evidence
+            .filter((e) => e.review_id === id)
+            .reduce((n, e) => n + (e.polarity === "positive" ? 1 : e.polarity === "negative" ? -1 : 0), 0);
         const happy = ids.filter((id) => balance(id) > 0).length;
         const unhappy = ids.filter((id) => balance(id) < 0).length;
         expect(entry.customers).toEqual({ mentioning: ids.length, happy, unhappy });
@@ -221,7 +259,8 @@ describe("FAQ", () => {
 
   it("asks each question so that yes means the customers were happy (the verdict counts the happy ones)", () => {
     // "Do they push extra services?" answered "Mostly yes" when most customers found them not pushy.
-    for (const entry of insights.faq.filter((e) => e.aspect)) expect(entry.question).not.toMatch(/\b(?:push|pressure|late|rude|overcharge|mess|miss|fail)\w*/i);
+    for (const entry of insights.faq.filter((e) => e.aspect))
+      expect(entry.question).not.toMatch(/\b(?:push|pressure|late|rude|overcharge|mess|miss|fail)\w*/i);
   });
 });
 
@@ -246,7 +285,10 @@ describe("summary", () => {
       } else if ((m = text.match(/^Complaints most often concern (.+)\.$/))) {
         // Each aspect named with the number of reviews that complain about it, most first; the
         // evidence is exactly those reviews, newest first.
-        const named = [...m[1]!.matchAll(/(?:^|, | and )([^,(]+?) \(a complaint in (\d+) reviews\)/g)].map((x) => ({ a: insights.aspects.find((a) => a.name.toLowerCase() === x[1])!, n: Number(x[2]) }));
+        const named = [...m[1]!.matchAll(/(?:^|, | and )([^,(]+?) \(a complaint in (\d+) reviews\)/g)].map((x) => ({
+          a: insights.aspects.find((a) => a.name.toLowerCase() === x[1])!,
+          n: Number(x[2]),
+        }));
         expect(named.length).toBeGreaterThan(0);
         const complaining = (a: AspectFigures) => new Set(a.evidence.filter((e) => e.polarity === "negative").map((e) => e.review_id));
         for (const { a, n } of named) expect(complaining(a).size).toBe(n);
@@ -257,7 +299,9 @@ describe("summary", () => {
         expect(evidence.review_ids).toEqual(reviews.filter((r) => union.has(r.id)).map((r) => r.id));
       } else if ((m = text.match(/is (.+) \((\d+) reviews, average ([\d.]+)\)/))) {
         expect([Number(m[2]), Number(m[3])]).toEqual([list.length, mean(list)]);
-      } else if ((m = text.match(/\((\d{4}-Q\d) to (\d{4}-Q\d)\) the average rating is ([\d.]+), (up from|down from|about the same as) ([\d.]+)/))) {
+      } else if (
+        (m = text.match(/\((\d{4}-Q\d) to (\d{4}-Q\d)\) the average rating is ([\d.]+), (up from|down from|about the same as) ([\d.]+)/))
+      ) {
         const quarters = [...new Set(reviews.map((r) => quarter(r.date)))].sort();
         const recent = list.filter((r) => quarters.slice(-4).includes(quarter(r.date)));
         const before = list.filter((r) => quarters.slice(-8, -4).includes(quarter(r.date)));

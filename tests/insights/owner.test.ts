@@ -15,7 +15,13 @@ import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
 import { review, smallData, tempDir, tree } from "../../harness/data.ts";
 import { buildHere } from "../../harness/build.ts";
 
-const text = (page: string) => page.replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/\s+/g, " ");
+const text = (page: string) =>
+  page
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ");
 const ownerOf = async (dist: string) => text(await readFile(join(dirname(dist), "owner.html"), "utf8"));
 
 describe("the owner report of this business", () => {
@@ -50,13 +56,22 @@ describe("the owner report of this business", () => {
     expect([Number(now), Number(nowCount)]).toEqual([mean(inYear(year!)), inYear(year!).length]);
     expect([Number(then), Number(thenCount)]).toEqual([mean(inYear(before!)), inYear(before!).length]);
     // Two quotes, each a negative mention credited to Jake, word for word.
-    const quotes = why!.split(" ; ").map((part) => /^(.+?): (.+) \(\s*(r-\d{4}-\d{3})\s*\)$/.exec(part.trim())!).map((m) => ({ quote: m[2]!.trim(), id: m[3]! }));
+    const quotes = why!
+      .split(" ; ")
+      .map((part) => /^(.+?): (.+) \(\s*(r-\d{4}-\d{3})\s*\)$/.exec(part.trim())!)
+      .map((m) => ({ quote: m[2]!.trim(), id: m[3]! }));
     expect(quotes.length).toBe(2);
     for (const q of quotes) {
       const r = jakes.find((x) => x.id === q.id)!;
       const found = (await reviewMentions([r], "combined"))[0]!;
       const credited = credits(r, found, data.business.technicians);
-      expect(found.some((m, k) => m.polarity === "negative" && credited[k]!.includes("jake-olsen") && r.text.slice(m.quote.from, m.quote.to).trim() === q.quote), q.quote).toBe(true);
+      expect(
+        found.some(
+          (m, k) =>
+            m.polarity === "negative" && credited[k]!.includes("jake-olsen") && r.text.slice(m.quote.from, m.quote.to).trim() === q.quote,
+        ),
+        q.quote,
+      ).toBe(true);
     }
   });
 
@@ -84,7 +99,9 @@ describe("the owner report of this business", () => {
     const insights = JSON.parse(await readFile(join(dist, "insights.json"), "utf8"));
     const recurring = report.slice(report.indexOf("Recurring complaints"), report.indexOf("Technicians"));
     const lines = insights.aspects.flatMap((a: { id: string; name: string }) => {
-      const m = new RegExp(`${a.name} : (\\d+) of (\\d+) customers who mention it were not happy with it \\((\\d+) were\\)`).exec(recurring);
+      const m = new RegExp(`${a.name} : (\\d+) of (\\d+) customers who mention it were not happy with it \\((\\d+) were\\)`).exec(
+        recurring,
+      );
       return m ? [[a.id, m[1], m[2], m[3]]] : [];
     });
     expect(lines.length).toBeGreaterThan(2);
@@ -96,7 +113,10 @@ describe("the owner report of this business", () => {
     }
     expect(report).toMatch(/Praised most for .*? \(\d+ mentions?\)/);
     // Dated by the newest review, as the site writes dates.
-    const newest = insights.entities.services.map((e: { last_review_date: string | null }) => e.last_review_date ?? "").sort().at(-1);
+    const newest = insights.entities.services
+      .map((e: { last_review_date: string | null }) => e.last_review_date ?? "")
+      .sort()
+      .at(-1);
     expect(report).toContain(`Reviews up to ${longDate(newest)} (the newest review's date).`);
   });
 
@@ -108,8 +128,26 @@ describe("the owner report of this business", () => {
 });
 
 describe("a flag's evidence", () => {
-  const dana = (n: number) => Array.from({ length: n }, (_, i) => review({ id: `r-d${i}`, date: `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`, rating: 5, text: "Dana was on time and the ants are gone.", technicians: ["dana-whitfield"] }));
-  const marco = (ratings: number[]) => ratings.map((rating, i) => review({ id: `r-m${i}`, date: `2025-0${1 + (i % 9)}-1${i % 9}`, rating, text: rating < 4 ? "Marco was two hours late and the ants came back a week later." : "Marco was on time and the ants are gone.", technicians: ["marco-ruiz"] }));
+  const dana = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      review({
+        id: `r-d${i}`,
+        date: `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`,
+        rating: 5,
+        text: "Dana was on time and the ants are gone.",
+        technicians: ["dana-whitfield"],
+      }),
+    );
+  const marco = (ratings: number[]) =>
+    ratings.map((rating, i) =>
+      review({
+        id: `r-m${i}`,
+        date: `2025-0${1 + (i % 9)}-1${i % 9}`,
+        rating,
+        text: rating < 4 ? "Marco was two hours late and the ants came back a week later." : "Marco was on time and the ants are gone.",
+        technicians: ["marco-ruiz"],
+      }),
+    );
   const flagged = async (ratings: number[]) => {
     const dist = join(await import("../../harness/data.ts").then((d) => d.tempDir()), "dist");
     const { buildHere } = await import("../../harness/build.ts");

@@ -21,7 +21,14 @@ async function received(method: string, params?: unknown): Promise<{ bytes: numb
   const body = Buffer.from(await res.arrayBuffer());
   const text = body.toString("utf8");
   // An SSE answer carries the message on its data line; a JSON one is the message.
-  const message = JSON.parse(text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6));
+  const message = JSON.parse(
+    text.startsWith("{")
+      ? text
+      : text
+          .split("\n")
+          .find((l) => l.startsWith("data: "))!
+          .slice(6),
+  );
   return { bytes: body.length, result: message.result };
 }
 
@@ -49,7 +56,9 @@ describe("MCP results sized for a model's context", () => {
     const { bytes, result } = await received("tools/call", { name: "get_insights", arguments: {} });
     expect(bytes).toBeLessThan(8_000);
     const full = await (await connected.sidecar.app.request("/insights.json")).json();
-    expect(result.structuredContent.insights.aspects.map((a: { score: number }) => a.score)).toEqual(full.aspects.map((a: { score: number }) => a.score));
+    expect(result.structuredContent.insights.aspects.map((a: { score: number }) => a.score)).toEqual(
+      full.aspects.map((a: { score: number }) => a.score),
+    );
     const text = (result.content as { text: string }[])[0]!.text;
     for (const sentence of full.summary.sentences) expect(text).toContain(sentence.text);
     expect(text).toMatch(/call get_insights with one aspect, technician, service or service_area/);

@@ -65,7 +65,7 @@ describe("get_insights for one part", () => {
   });
 
   it("gives an aspect's score, mentions and latest quarters in words", async () => {
-    const [[, args]] = await parts(state.client);
+    const [, args] = (await parts(state.client))[0]!;
     const result = await state.client.callTool({ name: "get_insights", arguments: args });
     const aspect = (result.structuredContent as any).insights.aspect;
     const text = textOf(result);
@@ -76,7 +76,8 @@ describe("get_insights for one part", () => {
   });
 
   it('says "their reviews" of a technician, a person, and "its reviews" of a service', async () => {
-    const [, [, technician], [, service]] = await parts(state.client);
+    const found = await parts(state.client);
+    const [technician, service] = [found[1]![1], found[2]![1]];
     const person = textOf(await state.client.callTool({ name: "get_insights", arguments: technician! }));
     expect(person).toContain("What their reviews say");
     expect(person).not.toMatch(/\bits reviews\b/);

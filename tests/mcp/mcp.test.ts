@@ -42,9 +42,19 @@ describe("MCP with the SDK's client over HTTP", () => {
       expect(tool.outputSchema).toMatchObject({ type: "object" });
     }
     const search = tools.find((t) => t.name === "search_reviews")!;
-    expect(Object.keys(search.inputSchema.properties!).sort()).toEqual(
-      ["cursor", "detail", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until", "words"],
-    );
+    expect(Object.keys(search.inputSchema.properties!).sort()).toEqual([
+      "cursor",
+      "detail",
+      "limit",
+      "mentions_service",
+      "mentions_technician",
+      "min_rating",
+      "query",
+      "rating",
+      "since",
+      "until",
+      "words",
+    ]);
     expect(search.inputSchema.properties!.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
     // Every filter is named in the description and described in the schema, from core/api/filters.ts.
     for (const [name, filter] of Object.entries(SEARCH_FILTERS)) {
@@ -69,10 +79,17 @@ describe("MCP with the SDK's client over HTTP", () => {
     const http = await (await sidecar.app.request("/api/reviews/search?rating=1&limit=3")).json();
     expect(body.total).toBe(http.total);
     expect(body.reviews.map((r: { id: string }) => r.id)).toEqual(http.reviews.map((r: PublicReview) => r.id));
-    expect(body.reviews[0]).toMatchObject({ rating: 1, date: http.reviews[0].date, technicians: http.reviews[0].technicians, services: http.reviews[0].services });
+    expect(body.reviews[0]).toMatchObject({
+      rating: 1,
+      date: http.reviews[0].date,
+      technicians: http.reviews[0].technicians,
+      services: http.reviews[0].services,
+    });
     expect(body.reviews[0].text).toBeUndefined();
     // The permalink pattern, given once, gives each review's permalink.
-    expect(body.reviews.map((r: { id: string }) => body.review_url.replace("{id}", r.id))).toEqual(http.reviews.map((r: PublicReview) => r.url));
+    expect(body.reviews.map((r: { id: string }) => body.review_url.replace("{id}", r.id))).toEqual(
+      http.reviews.map((r: PublicReview) => r.url),
+    );
     expect(body.next_cursor).toBe(http.next_cursor);
   });
 
@@ -142,7 +159,9 @@ describe("MCP with the SDK's client over HTTP", () => {
     const full = JSON.parse(await (await sidecar.app.request("/insights.json")).text());
     // An overview: every aspect, entity and question, without the citations; the summary is its text.
     expect(Object.keys(all)).toEqual(["overview", "aspects", "technicians", "services", "service_areas", "topics", "faq"]);
-    expect(all.aspects.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(full.aspects.map((a: { id: string; score: number }) => [a.id, a.score]));
+    expect(all.aspects.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(
+      full.aspects.map((a: { id: string; score: number }) => [a.id, a.score]),
+    );
     expect(all.technicians.map((t: { id: string }) => t.id)).toEqual(full.entities.technicians.map((t: { id: string }) => t.id));
     // Each answer's verdict ("Mostly yes") and its customers' counts; its sentences and quotes stay in the detail.
     all.faq.forEach((f: { question: string; answer: string; customers?: unknown }, i: number) => {
@@ -152,7 +171,9 @@ describe("MCP with the SDK's client over HTTP", () => {
       expect(f.answer).not.toContain("“");
     });
     expect(all.faq).toHaveLength(full.faq.length);
-    expect((result.content as { text: string }[])[0]!.text.startsWith(full.summary.sentences.map((s: { text: string }) => s.text).join(" "))).toBe(true);
+    expect(
+      (result.content as { text: string }[])[0]!.text.startsWith(full.summary.sentences.map((s: { text: string }) => s.text).join(" ")),
+    ).toBe(true);
     expect(JSON.stringify(all)).not.toContain("review_ids");
     const dana = structured(await client.callTool({ name: "get_insights", arguments: { technician: "Dana" } })).insights.technician;
     expect(dana).toMatchObject({ id: "dana-whitfield", review_count: expect.any(Number) });
@@ -190,12 +211,14 @@ describe("MCP with the SDK's client over HTTP", () => {
 
   it("lists and reads the datasets as resources with their MIME types", async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual(expect.arrayContaining([
-      ["http://localhost:3000/reviews.json", "application/json"],
-      ["http://localhost:3000/api/feed.json", "application/feed+json"],
-      ["http://localhost:3000/feed.xml", "application/atom+xml"],
-      ["http://localhost:3000/insights.json", "application/json"],
-    ]));
+    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual(
+      expect.arrayContaining([
+        ["http://localhost:3000/reviews.json", "application/json"],
+        ["http://localhost:3000/api/feed.json", "application/feed+json"],
+        ["http://localhost:3000/feed.xml", "application/atom+xml"],
+        ["http://localhost:3000/insights.json", "application/json"],
+      ]),
+    );
     const feed = await client.readResource({ uri: "http://localhost:3000/api/feed.json" });
     expect(JSON.parse((feed.contents[0] as { text: string }).text).version).toBe("https://jsonfeed.org/version/1.1");
   });
@@ -218,7 +241,10 @@ describe("MCP with the SDK's client over HTTP", () => {
       { name: "customer_opinion", arguments: { subject: "y".repeat(200_000) } },
     ];
     for (const args of refusals) {
-      const refused = await client.getPrompt(args).then(() => undefined, (e: Error) => e);
+      const refused = await client.getPrompt(args).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(refused, JSON.stringify(args).slice(0, 60)).toBeInstanceOf(Error);
       expect(refused!.message.length).toBeLessThan(1000);
     }
@@ -279,7 +305,11 @@ describe("MCP sessions and protocol errors", () => {
     expect(await check.isRevoked("a")).toBe(true);
     expect(lookups).toHaveLength(2);
     // A failed lookup fails its checks (the request errs), and the next check looks again.
-    const failing = new RevocationCheck({ revokedAmong: async () => { throw new Error("database down"); } });
+    const failing = new RevocationCheck({
+      revokedAmong: async () => {
+        throw new Error("database down");
+      },
+    });
     await expect(failing.isRevoked("a")).rejects.toThrow("database down");
     await expect(failing.isRevoked("a")).rejects.toThrow("database down");
   });
@@ -307,7 +337,9 @@ describe("MCP sessions and protocol errors", () => {
     const id = (await post(INITIALIZE)).headers.get("mcp-session-id")!;
     const unknown = await (await post({ jsonrpc: "2.0", id: 3, method: "reviews/delete", params: {} }, { "mcp-session-id": id })).json();
     expect(unknown.error.code).toBe(-32601);
-    const bad = await (await post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { arguments: {} } }, { "mcp-session-id": id })).json();
+    const bad = await (
+      await post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { arguments: {} } }, { "mcp-session-id": id })
+    ).json();
     expect(bad.error.code).toBe(-32602);
   });
 
@@ -335,7 +367,9 @@ describe("MCP sessions and protocol errors", () => {
     const res = await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "*/*", "mcp-session-id": session });
     expect(res.status).toBe(200);
     expect((await res.json()).result.structuredContent.business.name).toBe("Valley Shield Pest Control");
-    expect((await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "text/html", "mcp-session-id": session })).status).toBe(406);
+    expect((await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "text/html", "mcp-session-id": session })).status).toBe(
+      406,
+    );
   });
 
   it("answers GET /mcp with 405: there is no stream to push", async () => {

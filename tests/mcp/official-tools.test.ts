@@ -26,7 +26,12 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
 beforeAll(async () => {
   server = spawnTracked(bin("tsx"), ["sidecar/main.ts"], {
     cwd: ROOT,
-    env: userEnv({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: await builtDist(), MCP_SESSION_SECRET: "conformance-secret-conformance-secret" }),
+    env: userEnv({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DIST_DIR: await builtDist(),
+      MCP_SESSION_SECRET: "conformance-secret-conformance-secret",
+    }),
     stdio: ["ignore", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve) => server.stdout!.once("data", (d) => resolve(String(d))));
@@ -37,11 +42,14 @@ afterAll(() => {
 });
 
 describe("MCP conformance suite (@modelcontextprotocol/conformance)", () => {
-  it.each(["server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"])("passes %s", async (scenario) => {
-    const { code, out } = await run(bin("conformance"), ["server", "--url", url, "--scenario", scenario]);
-    expect(out).toMatch(/Passed: (\d+)\/\1, 0 failed/);
-    expect(code).toBe(0);
-  });
+  it.each(["server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"])(
+    "passes %s",
+    async (scenario) => {
+      const { code, out } = await run(bin("conformance"), ["server", "--url", url, "--scenario", scenario]);
+      expect(out).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      expect(code).toBe(0);
+    },
+  );
 });
 
 describe("MCP Inspector CLI", () => {
@@ -55,7 +63,16 @@ describe("MCP Inspector CLI", () => {
   });
 
   it("calls search_reviews and gets structured results, not an error", async () => {
-    const { code, out } = await inspect("--method", "tools/call", "--tool-name", "search_reviews", "--tool-arg", "rating=5", "--tool-arg", "limit=2");
+    const { code, out } = await inspect(
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "search_reviews",
+      "--tool-arg",
+      "rating=5",
+      "--tool-arg",
+      "limit=2",
+    );
     expect(code).toBe(0);
     // Inspector 0.15 exits 0 even when a tool returns isError: check the result itself.
     const result = JSON.parse(out.slice(out.indexOf("{")));

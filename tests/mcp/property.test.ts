@@ -4,7 +4,9 @@ import { useConnectedSidecar } from "../helpers/mcp.ts";
 
 const connected = useConnectedSidecar();
 
-const date = fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const date = fc
+  .date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const args = fc.record(
   {
     rating: fc.integer({ min: 1, max: 5 }),

@@ -27,9 +27,11 @@ describe.skipIf(!haveBrowser)("the API page", () => {
 
   it("describes every parameter, the conditional request headers too", async () => {
     const page = await openPage(site, "/api/", { width: 375 });
-    const rows = await page.locator("main table tbody tr").evaluateAll((trs) =>
-      trs.map((tr) => ({ name: tr.querySelector("th")!.textContent!, description: tr.lastElementChild!.textContent!.trim() })),
-    );
+    const rows = await page
+      .locator("main table tbody tr")
+      .evaluateAll((trs) =>
+        trs.map((tr) => ({ name: tr.querySelector("th")!.textContent!, description: tr.lastElementChild!.textContent!.trim() })),
+      );
     expect(rows.filter((r) => r.name === "If-None-Match").length).toBeGreaterThanOrEqual(4);
     expect(rows.filter((r) => r.name === "If-Modified-Since").length).toBeGreaterThanOrEqual(4);
     expect(rows.filter((r) => r.description === "").map((r) => r.name)).toEqual([]);

@@ -16,7 +16,8 @@ import { builtDist } from "../../harness/sidecar.ts";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
-if (!haveBrowser) console.warn(`No Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped.`);
+if (!haveBrowser)
+  console.warn(`No Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): the browser tests are skipped.`);
 
 /** Where the browser tests leave their screenshots (SCREENSHOTS_DIR, or a temporary folder). */
 let shotsDir: string | undefined;
@@ -36,11 +37,22 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   const dist = await builtDist(REPO_DATA, { BASE_URL: base });
   server = await startProcess(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], {
-    PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DIST_DIR: dist, STATE_DIR: await tempDir(),
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: base,
+    DIST_DIR: dist,
+    STATE_DIR: await tempDir(),
   });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
 });
 
@@ -106,7 +118,9 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
 
   it("filters the reviews through the search API", async () => {
     const { page, errors } = await open("/reviews/");
-    const asked = page.waitForResponse((r) => r.url().includes("/api/reviews/search") && r.url().includes("mentions_technician=dana-whitfield"));
+    const asked = page.waitForResponse(
+      (r) => r.url().includes("/api/reviews/search") && r.url().includes("mentions_technician=dana-whitfield"),
+    );
     await page.click(".more summary");
     await page.selectOption("#f-tech", "dana-whitfield");
     const answer = await (await asked).json();
@@ -122,7 +136,8 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
     const five = await (await starsAsked).json();
     await page.waitForURL(/rating=5/);
     expect(five.total).toBeLessThanOrEqual(answer.total);
-    for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))) expect(label).toBe("5 out of 5 stars");
+    for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))))
+      expect(label).toBe("5 out of 5 stars");
     // Words, and the address keeps the filters.
     const wordsAsked = page.waitForResponse((r) => r.url().includes("words=spiders"));
     await page.fill("#f-words", "spiders");
@@ -183,7 +198,9 @@ describe.skipIf(!haveBrowser)("pages in Chromium", () => {
 
   it("keeps the API page's names whole in its tables at desktop width", async () => {
     const { page } = await open("/api/");
-    const split = await page.locator("table code").evaluateAll((codes) => codes.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
+    const split = await page
+      .locator("table code")
+      .evaluateAll((codes) => codes.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
     expect(split).toEqual([]);
     await page.context().close();
   });
@@ -215,10 +232,19 @@ describe.skipIf(!haveBrowser)("the insights page on a phone (375 px)", () => {
   it("stacks every figures table within the screen, and stays a few screens long", async () => {
     const { page } = await open("/insights/", phone);
     for (const details of await page.locator("figure.chart details").all()) await details.locator("summary").click();
-    const overflowing = await page.locator("figure.chart table").evaluateAll((tables) => tables.filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth).length);
+    const overflowing = await page
+      .locator("figure.chart table")
+      .evaluateAll(
+        (tables) => tables.filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > innerWidth).length,
+      );
     expect(overflowing).toBe(0);
     // Each figure names its column beside it.
-    expect(await page.locator("figure.chart td").first().evaluate((td) => getComputedStyle(td, "::before").content)).toMatch(/^"\w/);
+    expect(
+      await page
+        .locator("figure.chart td")
+        .first()
+        .evaluate((td) => getComputedStyle(td, "::before").content),
+    ).toMatch(/^"\w/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     // With the tables closed again, as a visitor arrives: the quotes fold by aspect.
     await page.reload();
@@ -274,7 +300,8 @@ describe.skipIf(!haveBrowser)("the reviews list with JavaScript off", () => {
     const api = await (await fetch(`${base}/api/reviews/search?mentions_technician=dana-whitfield&rating=5`)).json();
     expect(await page.locator("#status").textContent()).toBe(`Reviews 1–${Math.min(20, api.total)} of ${api.total}.`);
     expect(await hrefs(page)).toEqual(api.reviews.map((r: { url: string }) => r.url));
-    for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))) expect(label).toBe("5 out of 5 stars");
+    for (const label of await page.locator("#results .stars").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))))
+      expect(label).toBe("5 out of 5 stars");
     // The form shows what was asked.
     expect(await page.locator("#f-rating").inputValue()).toBe("5");
     await page.context().close();
@@ -356,24 +383,40 @@ describe.skipIf(!haveBrowser)("the insights charts on a phone and a desktop, lig
       const svgTexts = images.filter((i) => i.tagName === "svg").flatMap((svg) => [...svg.querySelectorAll("text")]);
       const htmlTexts = images.filter((i) => i.tagName !== "svg").flatMap((i) => [...i.querySelectorAll(".label, .value")]);
       // Drawn size: an SVG text's font size times the drawing's scale; HTML text's own size.
-      const drawn = svgTexts.map((t) => parseFloat(getComputedStyle(t).fontSize) * (t.ownerSVGElement!.getBoundingClientRect().width / t.ownerSVGElement!.viewBox.baseVal.width));
+      const drawn = svgTexts.map(
+        (t) =>
+          parseFloat(getComputedStyle(t).fontSize) *
+          (t.ownerSVGElement!.getBoundingClientRect().width / t.ownerSVGElement!.viewBox.baseVal.width),
+      );
       const sizes = [...drawn, ...htmlTexts.map((e) => parseFloat(getComputedStyle(e).fontSize))];
       const cut = [
         ...htmlTexts.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
-        ...svgTexts.filter((t) => {
-          const r = t.getBoundingClientRect();
-          const s = t.ownerSVGElement!.getBoundingClientRect();
-          return r.left < s.left - 1 || r.right > s.right + 1;
-        }).map((t) => t.textContent),
+        ...svgTexts
+          .filter((t) => {
+            const r = t.getBoundingClientRect();
+            const s = t.ownerSVGElement!.getBoundingClientRect();
+            return r.left < s.left - 1 || r.right > s.right + 1;
+          })
+          .map((t) => t.textContent),
       ];
       const overlapping: string[] = [];
       for (const svg of images.filter((i) => i.tagName === "svg")) {
-        const xLabels = [...svg.querySelectorAll("text[text-anchor=middle]")].map((t) => t.getBoundingClientRect()).sort((a, b) => a.left - b.left);
+        const xLabels = [...svg.querySelectorAll("text[text-anchor=middle]")]
+          .map((t) => t.getBoundingClientRect())
+          .sort((a, b) => a.left - b.left);
         for (let i = 1; i < xLabels.length; i++) if (xLabels[i]!.left < xLabels[i - 1]!.right) overlapping.push(`${i}`);
       }
       const text = document.querySelector("main")!.getBoundingClientRect().width;
       const colour = getComputedStyle(document.querySelector(".bars .label")!).color;
-      return { count: images.length, smallest: Math.min(...sizes), cut, overlapping, narrowest: Math.min(...images.map((i) => i.getBoundingClientRect().width / text)), colour, background: getComputedStyle(document.body).backgroundColor };
+      return {
+        count: images.length,
+        smallest: Math.min(...sizes),
+        cut,
+        overlapping,
+        narrowest: Math.min(...images.map((i) => i.getBoundingClientRect().width / text)),
+        colour,
+        background: getComputedStyle(document.body).backgroundColor,
+      };
     });
     expect(report.count).toBeGreaterThanOrEqual(4);
     expect(report.smallest).toBeGreaterThanOrEqual(11);

@@ -60,7 +60,11 @@ ${badge}<div style="width:${width}px">${embed}</div><p id="after">The owner's pa
   });
   await new Promise<void>((resolve) => owner.listen(0, "127.0.0.1", resolve));
   ownerUrl = `http://localhost:${(owner.address() as { port: number }).port}/`;
-  if (haveBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"] });
+  if (haveBrowser)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+    });
 });
 
 afterAll(async () => {
@@ -99,7 +103,10 @@ describe.skipIf(!haveBrowser)("the widget and the badge framed by another origin
     await page.goto(`${ownerUrl}?width=${width}`);
     await page.frameLocator("#widget").locator("li").first().waitFor();
     const widget = page.frames().find((f) => f.url().startsWith(`${sidecar.url}/embed/`))!;
-    const { scroll, client } = await widget.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const { scroll, client } = await widget.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     expect(client).toBe(width);
     expect(scroll).toBeLessThanOrEqual(client);
     await context.close();
@@ -130,16 +137,19 @@ describe.skipIf(!haveBrowser)("the widget and the badge framed by another origin
     await context.close();
   });
 
-  it.each(["light", "dark"] as const)("draws the widget in the %s theme the snippet asks for, whatever the visitor's system", async (theme) => {
-    const context = await browser.newContext({ colorScheme: theme === "light" ? "dark" : "light" });
-    const page = await context.newPage();
-    await page.goto(`${ownerUrl}?snippet&theme=${theme}`);
-    await page.frameLocator("#reviewcast-embed").locator("li").first().waitFor();
-    const widget = page.frames().find((f) => f.url().startsWith(`${sidecar.url}/embed/`))!;
-    const text = await widget.locator("h1").evaluate((h) => getComputedStyle(h).color);
-    expect(text).toBe(theme === "dark" ? "rgb(230, 237, 243)" : "rgb(31, 35, 40)");
-    await context.close();
-  });
+  it.each(["light", "dark"] as const)(
+    "draws the widget in the %s theme the snippet asks for, whatever the visitor's system",
+    async (theme) => {
+      const context = await browser.newContext({ colorScheme: theme === "light" ? "dark" : "light" });
+      const page = await context.newPage();
+      await page.goto(`${ownerUrl}?snippet&theme=${theme}`);
+      await page.frameLocator("#reviewcast-embed").locator("li").first().waitFor();
+      const widget = page.frames().find((f) => f.url().startsWith(`${sidecar.url}/embed/`))!;
+      const text = await widget.locator("h1").evaluate((h) => getComputedStyle(h).color);
+      expect(text).toBe(theme === "dark" ? "rgb(230, 237, 243)" : "rgb(31, 35, 40)");
+      await context.close();
+    },
+  );
 
   it("sizes the snippet's frame to the whole widget on a phone, and scrolls inside a 640 px frame without scripts", async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 700 } });
@@ -152,7 +162,9 @@ describe.skipIf(!haveBrowser)("the widget and the badge framed by another origin
     expect(content).toBeGreaterThan(640);
     await page.waitForFunction((h) => document.getElementById("reviewcast-embed")!.getBoundingClientRect().height >= h, content);
     // The whole list shows: nothing left to scroll inside the frame.
-    expect(await frame.evaluate(() => document.documentElement.scrollHeight - document.documentElement.clientHeight)).toBeLessThanOrEqual(1);
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight - document.documentElement.clientHeight)).toBeLessThanOrEqual(
+      1,
+    );
     await phone.close();
 
     const noScript = await browser.newContext({ viewport: { width: 375, height: 700 }, javaScriptEnabled: false });
@@ -221,7 +233,9 @@ describe("their themes", () => {
   });
 
   it.each(["/badge.svg", "/embed/"])("serves %s light by default and with theme=light, and another copy for dark", async (path) => {
-    const [plain, light, dark] = await Promise.all(["", "?theme=light", "?theme=dark"].map(async (q) => (await fetch(sidecar.url + path + q)).text()));
+    const [plain, light, dark] = await Promise.all(
+      ["", "?theme=light", "?theme=dark"].map(async (q) => (await fetch(sidecar.url + path + q)).text()),
+    );
     expect(light).toBe(plain);
     expect(dark).not.toBe(plain);
   });

@@ -24,20 +24,36 @@ describe("JSON-LD", () => {
       "@context": "https://schema.org",
       "@type": "LocalBusiness",
       name: dataset.business.name,
-      aggregateRating: { "@type": "AggregateRating", ratingValue: dataset.aggregate_rating.rating_value, reviewCount: dataset.aggregate_rating.review_count, bestRating: 5 },
+      aggregateRating: {
+        "@type": "AggregateRating",
+        ratingValue: dataset.aggregate_rating.rating_value,
+        reviewCount: dataset.aggregate_rating.review_count,
+        bestRating: 5,
+      },
       address: { "@type": "PostalAddress", addressLocality: "Roseville" },
     });
     expect(ld.review).toHaveLength(10);
     ld.review.forEach((r: { "@type": string; author: { name: string }; reviewRating: { ratingValue: number }; url: string }, i: number) => {
       const source = dataset.reviews[i]!;
-      expect(r).toMatchObject({ "@type": "Review", url: source.url, author: { "@type": "Person", name: source.author }, reviewRating: { ratingValue: source.rating }, reviewBody: source.text });
+      expect(r).toMatchObject({
+        "@type": "Review",
+        url: source.url,
+        author: { "@type": "Person", name: source.author },
+        reviewRating: { ratingValue: source.rating },
+        reviewBody: source.text,
+      });
     });
   });
 
   it("each review's page carries that review, about the business", async () => {
     for (const review of [dataset.reviews[0]!, dataset.reviews.at(-1)!]) {
       const [ld] = ldOf(await read(`reviews/${review.id}.html`));
-      expect(ld).toMatchObject({ "@type": "Review", datePublished: review.date, author: { name: review.author }, itemReviewed: { "@type": "LocalBusiness", name: dataset.business.name } });
+      expect(ld).toMatchObject({
+        "@type": "Review",
+        datePublished: review.date,
+        author: { name: review.author },
+        itemReviewed: { "@type": "LocalBusiness", name: dataset.business.name },
+      });
     }
   });
 });
@@ -62,7 +78,10 @@ describe("JSON-LD on every page", () => {
   });
 
   it("a page that is not a review says what kind of page it is, and its own address", async () => {
-    const kinds = [["reviews/index.html", "CollectionPage", "/reviews/"], ["about/index.html", "AboutPage", "/about/"]];
+    const kinds = [
+      ["reviews/index.html", "CollectionPage", "/reviews/"],
+      ["about/index.html", "AboutPage", "/about/"],
+    ];
     for (const [page, type, path] of kinds) {
       const [ld] = ldOf(await read(page!));
       expect(ld, page).toMatchObject({ "@type": type, url: `${BASE_URL}${path}`, isPartOf: { "@type": "WebSite" } });
@@ -85,7 +104,14 @@ describe("JSON-LD on every page", () => {
 
 describe("discovery", () => {
   it("every page links both feeds as alternates", async () => {
-    for (const page of ["index.html", "reviews/index.html", "insights/index.html", "api/index.html", "about/index.html", `reviews/${dataset.reviews[0]!.id}.html`]) {
+    for (const page of [
+      "index.html",
+      "reviews/index.html",
+      "insights/index.html",
+      "api/index.html",
+      "about/index.html",
+      `reviews/${dataset.reviews[0]!.id}.html`,
+    ]) {
       const html = await read(page);
       expect(html, page).toContain(`<link rel="alternate" type="application/atom+xml" href="${BASE_URL}/feed.xml"`);
       expect(html, page).toContain(`<link rel="alternate" type="application/feed+json" href="${BASE_URL}/api/feed.json"`);
@@ -95,7 +121,8 @@ describe("discovery", () => {
   it("llms.txt points to the data, the API and the MCP endpoint", async () => {
     const text = await read("llms.txt");
     expect(text).toMatch(new RegExp(`^# ${dataset.business.name}\\n\\n> `));
-    for (const url of [`${BASE_URL}/reviews.json`, `${BASE_URL}/insights.json`, `${BASE_URL}/.well-known/openapi.json`, `${BASE_URL}/mcp`]) expect(text).toContain(url);
+    for (const url of [`${BASE_URL}/reviews.json`, `${BASE_URL}/insights.json`, `${BASE_URL}/.well-known/openapi.json`, `${BASE_URL}/mcp`])
+      expect(text).toContain(url);
   });
 
   it("robots.txt names the sitemap, and the sitemap lists the pages and every review's page", async () => {
@@ -124,7 +151,8 @@ describe("the API page", () => {
   it("shows each success response's shape, from the OpenAPI document's schemas", async () => {
     const page = await read("api/index.html");
     const insights = page.slice(page.indexOf("GET /insights.json"), page.indexOf("GET /api/feed.json"));
-    for (const member of ["overview", "aspects", "entities", "topics", "faq", "summary"]) expect(insights).toContain(`<code>${member}</code>`);
+    for (const member of ["overview", "aspects", "entities", "topics", "faq", "summary"])
+      expect(insights).toContain(`<code>${member}</code>`);
     const search = page.slice(page.indexOf("GET /api/reviews/search"), page.indexOf("GET /api/reviews/since"));
     for (const member of ["count", "total", "reviews", "next_cursor", "rating", "text"]) expect(search).toContain(`<code>${member}</code>`);
   });

@@ -70,7 +70,10 @@ describe.skipIf(!haveBrowser)("the owner report in Chromium", () => {
     expect(seen.pageWidth).toBeLessThanOrEqual(width);
     expect(seen.wide).toEqual([]);
     expect(seen.headings.find((h) => h.text === "By year")).toEqual({ text: "By year", lines: 1 });
-    expect(seen.headings.every((h) => h.lines === 1), JSON.stringify(seen.headings)).toBe(true);
+    expect(
+      seen.headings.every((h) => h.lines === 1),
+      JSON.stringify(seen.headings),
+    ).toBe(true);
     expect(seen.yearLines.length).toBeGreaterThan(0);
     for (const years of seen.yearLines) {
       expect(years.length).toBeGreaterThan(0);

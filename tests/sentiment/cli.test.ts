@@ -7,7 +7,11 @@ import { runCommand, type Run } from "../helpers/run.ts";
 
 const sentiment = (file: string) => runCommand("npm", ["run", "--silent", "sentiment", "--", file]);
 
-const lines = (run: Run) => run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+const lines = (run: Run) =>
+  run.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 const target = (id: string, text: string, aspect: string) => {
   const from = text.indexOf(aspect);
   return { id, text, aspect, from, to: from + aspect.length };
@@ -36,12 +40,15 @@ describe("npm run sentiment", () => {
 
   it("reports unreadable lines with their line number, still judges the rest, and exits 1", async () => {
     const file = join(await tempDir(), "bad.jsonl");
-    await writeFile(file, [
-      JSON.stringify(target("ok", "Dana was on time.", "Dana")),
-      "{not json",
-      JSON.stringify({ id: "x", text: "short", aspect: "long aspect" }),
-      JSON.stringify({ id: "y", text: "short", aspect: "sh", from: 3, to: 99 }),
-    ].join("\n"));
+    await writeFile(
+      file,
+      [
+        JSON.stringify(target("ok", "Dana was on time.", "Dana")),
+        "{not json",
+        JSON.stringify({ id: "x", text: "short", aspect: "long aspect" }),
+        JSON.stringify({ id: "y", text: "short", aspect: "sh", from: 3, to: 99 }),
+      ].join("\n"),
+    );
     const run = await sentiment(file);
     expect(run.code).toBe(1);
     expect(lines(run)).toEqual([{ id: "ok", aspect: "Dana", polarity: "positive" }]);
@@ -54,7 +61,10 @@ describe("npm run sentiment", () => {
     // No opinion word: the pests gone for three weeks, read as such by the encoder.
     const file = join(await tempDir(), "one.jsonl");
     await writeFile(file, JSON.stringify({ ...target("1", "Nothing for 3 weeks now.", "Nothing"), rating: 5 }) + "\n");
-    const [combined, linear] = [await sentiment(file), await runCommand("npm", ["run", "--silent", "sentiment", "--", "--model", "linear", file])];
+    const [combined, linear] = [
+      await sentiment(file),
+      await runCommand("npm", ["run", "--silent", "sentiment", "--", "--model", "linear", file]),
+    ];
     expect(lines(combined)).toEqual([{ id: "1", aspect: "Nothing", polarity: "positive" }]);
     expect(lines(linear)).toEqual([{ id: "1", aspect: "Nothing", polarity: "negative" }]);
     const bad = await runCommand("npm", ["run", "--silent", "sentiment", "--", "--model", "bert", file]);

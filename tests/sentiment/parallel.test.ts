@@ -14,7 +14,9 @@ import { REPO_DATA } from "../../harness/data.ts";
 
 async function saids(): Promise<Said[]> {
   const folder = join(REPO_DATA, "reviews");
-  const lines = (await Promise.all((await readdir(folder)).map((f) => readFile(join(folder, f), "utf8")))).flatMap((t) => t.split("\n").filter(Boolean));
+  const lines = (await Promise.all((await readdir(folder)).map((f) => readFile(join(folder, f), "utf8")))).flatMap((t) =>
+    t.split("\n").filter(Boolean),
+  );
   return lines.map((line) => JSON.parse(line) as Said).map(({ text, rating }) => ({ text, rating }));
 }
 
@@ -41,7 +43,9 @@ describe("texts judged from the months' JSON", () => {
   it("give the same on workers, a batch at a time, for many", async () => {
     const base = await saids();
     // Texts enough for the workers, each with other stars too (the stars are evidence too).
-    const many = Array.from({ length: Math.ceil((WORTH_A_THREAD * 2.2) / base.length) }, (_, k) => base.map((s) => ({ text: s.text, rating: 1 + ((s.rating + k) % 5) }))).flat();
+    const many = Array.from({ length: Math.ceil((WORTH_A_THREAD * 2.2) / base.length) }, (_, k) =>
+      base.map((s) => ({ text: s.text, rating: 1 + ((s.rating + k) % 5) })),
+    ).flat();
     const jobs = jobsOf(many, 4, 1);
     const judged = await judgeChunks(jobs, "linear");
     for (const [m, job] of jobs.entries()) {

@@ -12,7 +12,9 @@ afterEach(async () => {
   sidecar = undefined;
 });
 
-async function freshBuild(reviews = [review(), review({ id: "r-2", date: "2025-03-02", rating: 3, text: "Late, but the mice are gone." })]) {
+async function freshBuild(
+  reviews = [review(), review({ id: "r-2", date: "2025-03-02", rating: 3, text: "Late, but the mice are gone." })],
+) {
   const data = await smallData(reviews);
   const dist = join(await tempDir(), "dist");
   await buildHere(data, dist);

@@ -36,7 +36,12 @@ describe.each([0, 1])("GET /api/reviews/since/{date}: changed (target %i)", (t) 
     expect(ids(body.changed)).toEqual(["r-edited", "r-late", "r-answered"]);
     expect(body.changed_truncated).toBe(false);
     const late = body.changed.find((r: PublicReview) => r.id === "r-late");
-    expect(late).toMatchObject({ date: "2025-05-20", published: "2025-06-03T09:00:00Z", text: expect.any(String), url: expect.stringContaining("/reviews/r-late/") });
+    expect(late).toMatchObject({
+      date: "2025-05-20",
+      published: "2025-06-03T09:00:00Z",
+      text: expect.any(String),
+      url: expect.stringContaining("/reviews/r-late/"),
+    });
     expect(body.changed.find((r: PublicReview) => r.id === "r-answered").response).toEqual({ date: "2025-06-01", text: "Thank you!" });
   });
 

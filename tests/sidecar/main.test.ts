@@ -15,7 +15,12 @@ const SERVE = nodeScript("serve");
 describe("npm run serve", () => {
   it("listens on PORT and answers, with the dist/ it was given", async () => {
     const port = await freePort();
-    const sidecar = await startProcess(process.execPath, SERVE.args, { ...SERVE.env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: await builtDist() });
+    const sidecar = await startProcess(process.execPath, SERVE.args, {
+      ...SERVE.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DIST_DIR: await builtDist(),
+    });
     try {
       expect(sidecar.url).toContain(`http://127.0.0.1:${port}`);
       const res = await fetch(`http://127.0.0.1:${port}/api/reviews/search?limit=1`);
@@ -30,7 +35,12 @@ describe("npm run serve", () => {
     const env = { BASE_URL: "http://localhost:3000" };
     await buildHere(await smallData([review()]), dist, env);
     const port = await freePort();
-    const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { ...env, PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
+    const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DIST_DIR: dist,
+    });
     try {
       const search = () => fetch(`http://127.0.0.1:${port}/api/reviews/search?words=termites`).then((r) => r.json());
       expect((await search()).total).toBe(0);
@@ -49,10 +59,23 @@ describe("npm run serve", () => {
     const dist = join(await tempDir(), "dist");
     await buildHere(await smallData([review()]), dist, { BASE_URL: "http://localhost:3000" });
     const port = await freePort();
-    const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], { BASE_URL: "http://localhost:3000", PORT: String(port), HOST: "127.0.0.1", DIST_DIR: dist });
+    const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
+      BASE_URL: "http://localhost:3000",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DIST_DIR: dist,
+    });
     try {
-      await buildHere(await smallData([review(), review({ id: "r-2" , date: "2025-03-02"})]), dist, { BASE_URL: "https://elsewhere.example" });
-      await until(() => /changed but was not loaded, still serving the previous one: .*built for BASE_URL https:\/\/elsewhere\.example/.test(sidecar.stderr()), "the server to refuse the other base URL's dist/");
+      await buildHere(await smallData([review(), review({ id: "r-2", date: "2025-03-02" })]), dist, {
+        BASE_URL: "https://elsewhere.example",
+      });
+      await until(
+        () =>
+          /changed but was not loaded, still serving the previous one: .*built for BASE_URL https:\/\/elsewhere\.example/.test(
+            sidecar.stderr(),
+          ),
+        "the server to refuse the other base URL's dist/",
+      );
       expect((await (await fetch(`http://127.0.0.1:${port}/api/reviews/search`)).json()).total).toBe(1);
     } finally {
       await sidecar.stop();

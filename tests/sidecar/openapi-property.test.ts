@@ -12,7 +12,18 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
-type Schema = { type?: string | string[]; enum?: unknown[]; examples?: string[]; minimum?: number; maximum?: number; maxLength?: number; minLength?: number; format?: string; pattern?: string; default?: unknown };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  examples?: string[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  minLength?: number;
+  format?: string;
+  pattern?: string;
+  default?: unknown;
+};
 type Parameter = { name: string; in: "query" | "path" | "header"; required?: boolean; schema: Schema };
 
 let sidecar: Sidecar;
@@ -32,20 +43,34 @@ function valueOf(schema: Schema): fc.Arbitrary<string> {
   if (schema.enum) return fc.constantFrom(...schema.enum.map(String));
   // Values the pattern describes in any case (mentions_technician): each example, in any case.
   if (schema.examples) return fc.constantFrom(...schema.examples).chain((v) => fc.constantFrom(v, v.toLowerCase(), v.toUpperCase()));
-  if (schema.format === "date") return fc.date({ min: new Date("2015-01-01"), max: new Date("2030-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (schema.format === "date")
+    return fc
+      .date({ min: new Date("2015-01-01"), max: new Date("2030-12-31"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
   if (schema.type === "integer") return fc.integer({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6 }).map(String);
-  if (schema.type === "number") return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }).map(String);
+  if (schema.type === "number")
+    return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }).map(String);
   // Strings: words as people search, and any text within the length bounds (or, under a
   // pattern, only words people search, which every pattern here allows).
   if (schema.pattern) return fc.constantFrom("ants", "spiders ants", "Dana", "on time", "é");
-  return fc.oneof(fc.constantFrom("ants", "spiders", "Dana", "on time", "é"), fc.string({ minLength: Math.max(1, schema.minLength ?? 1), maxLength: Math.min(schema.maxLength ?? 40, 40) }));
+  return fc.oneof(
+    fc.constantFrom("ants", "spiders", "Dana", "on time", "é"),
+    fc.string({ minLength: Math.max(1, schema.minLength ?? 1), maxLength: Math.min(schema.maxLength ?? 40, 40) }),
+  );
 }
 
 /** A request for `path`'s GET: its path filled, and each query parameter given or left out. */
 function requestFor(path: string, parameters: Parameter[]): fc.Arbitrary<string> {
   const filled = parameters
     .filter((p) => p.in !== "header")
-    .map((p) => (p.required ? valueOf(p.schema).map((v) => [p, v] as const) : fc.option(valueOf(p.schema).map((v) => [p, v] as const), { nil: undefined })));
+    .map((p) =>
+      p.required
+        ? valueOf(p.schema).map((v) => [p, v] as const)
+        : fc.option(
+            valueOf(p.schema).map((v) => [p, v] as const),
+            { nil: undefined },
+          ),
+    );
   return fc.tuple(...filled).map((pairs) => {
     let url = path;
     const query = new URLSearchParams();
@@ -83,7 +108,10 @@ describe("requests generated from the OpenAPI document", () => {
           // A 400 for a request the schema allows must say why, naming the parameter.
           if (res.status === 400) {
             const named = body.issues.map((i: { path: string[] }) => i.path[0]);
-            expect(named.every((n: string) => n === "since" || n === "cursor"), `${url}: ${JSON.stringify(body.issues)}`).toBe(true);
+            expect(
+              named.every((n: string) => n === "since" || n === "cursor"),
+              `${url}: ${JSON.stringify(body.issues)}`,
+            ).toBe(true);
           }
         }),
         { numRuns: 300 },

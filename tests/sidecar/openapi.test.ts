@@ -38,13 +38,35 @@ describe("/.well-known/openapi.json", () => {
 
   it("documents every read route with its parameters", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/.well-known/openapi.json", "/api/feed.json", "/api/reviews/search", "/api/reviews/since/{date}", "/api/websub/hub", "/badge.svg", "/feed.xml", "/insights.json", "/mcp", "/reviews.json"].sort(),
+      [
+        "/.well-known/openapi.json",
+        "/api/feed.json",
+        "/api/reviews/search",
+        "/api/reviews/since/{date}",
+        "/api/websub/hub",
+        "/badge.svg",
+        "/feed.xml",
+        "/insights.json",
+        "/mcp",
+        "/reviews.json",
+      ].sort(),
     );
-    expect(Object.keys(doc.paths["/api/websub/hub"].post.requestBody.content["application/x-www-form-urlencoded"].schema.properties).sort()).toEqual(
-      ["hub.callback", "hub.lease_seconds", "hub.mode", "hub.secret", "hub.topic", "hub.url"],
-    );
+    expect(
+      Object.keys(doc.paths["/api/websub/hub"].post.requestBody.content["application/x-www-form-urlencoded"].schema.properties).sort(),
+    ).toEqual(["hub.callback", "hub.lease_seconds", "hub.mode", "hub.secret", "hub.topic", "hub.url"]);
     const names = doc.paths["/api/reviews/search"].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(names).toEqual(["cursor", "limit", "mentions_service", "mentions_technician", "min_rating", "query", "rating", "since", "until", "words"]);
+    expect(names).toEqual([
+      "cursor",
+      "limit",
+      "mentions_service",
+      "mentions_technician",
+      "min_rating",
+      "query",
+      "rating",
+      "since",
+      "until",
+      "words",
+    ]);
     const limit = doc.paths["/api/reviews/search"].get.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
   });
@@ -90,7 +112,10 @@ describe("/.well-known/openapi.json", () => {
     const variants = technicians.flatMap((v) => [v, v.toLowerCase(), v.toUpperCase()]);
     for (const value of variants) expect(pattern.test(value), value).toBe(true);
     for (const value of ["ants", "dana whitfield x", "chris"]) expect(pattern.test(value), value).toBe(false);
-    for (const [name, values] of [["mentions_service", services], ["mentions_technician", variants]] as const) {
+    for (const [name, values] of [
+      ["mentions_service", services],
+      ["mentions_technician", variants],
+    ] as const) {
       for (const value of values) {
         const res = await sidecar.app.request(`/api/reviews/search?limit=1&${name}=${encodeURIComponent(value)}`);
         expect(res.status, `${name}=${value}`).toBe(200);
@@ -103,7 +128,10 @@ describe("/.well-known/openapi.json", () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
-        expect(Object.keys(op.responses).some((s) => s.startsWith("4")), `${method} ${path}`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((s) => s.startsWith("4")),
+          `${method} ${path}`,
+        ).toBe(true);
       }
     }
   });

@@ -18,15 +18,17 @@ afterAll(() => sidecar.close());
 
 /** What a correct search returns, by brute force over reviews.json. */
 function reference(p: Record<string, string | number>): PublicReview[] {
-  return all.filter((r) =>
-    (p.rating === undefined || r.rating === Number(p.rating)) &&
-    (p.min_rating === undefined || r.rating >= Number(p.min_rating)) &&
-    (p.since === undefined || r.date >= String(p.since)) &&
-    (p.until === undefined || r.date <= String(p.until)) &&
-    (p.query === undefined || r.text.toLowerCase().includes(String(p.query).toLowerCase())) &&
-    (p.words === undefined || wordsOf(String(p.words)).every((w) => wordsOf(r.text).map(stemmer).includes(stemmer(w)))) &&
-    (p.mentions_technician === undefined || r.technicians.includes(String(p.mentions_technician))) &&
-    (p.mentions_service === undefined || r.services.includes(String(p.mentions_service))));
+  return all.filter(
+    (r) =>
+      (p.rating === undefined || r.rating === Number(p.rating)) &&
+      (p.min_rating === undefined || r.rating >= Number(p.min_rating)) &&
+      (p.since === undefined || r.date >= String(p.since)) &&
+      (p.until === undefined || r.date <= String(p.until)) &&
+      (p.query === undefined || r.text.toLowerCase().includes(String(p.query).toLowerCase())) &&
+      (p.words === undefined || wordsOf(String(p.words)).every((w) => wordsOf(r.text).map(stemmer).includes(stemmer(w)))) &&
+      (p.mentions_technician === undefined || r.technicians.includes(String(p.mentions_technician))) &&
+      (p.mentions_service === undefined || r.services.includes(String(p.mentions_service))),
+  );
 }
 
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -120,7 +122,8 @@ describe.each([0, 1])("GET /api/reviews/search (target %i)", (t) => {
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(body).toEqual({ error: "invalid_parameters", message: expect.stringContaining(name), issues: expect.any(Array) });
     expect(body.issues.map((i: { path: string[] }) => i.path[0])).toContain(name);
-    for (const issue of body.issues) expect(issue).toEqual({ path: expect.any(Array), code: expect.any(String), message: expect.any(String) });
+    for (const issue of body.issues)
+      expect(issue).toEqual({ path: expect.any(Array), code: expect.any(String), message: expect.any(String) });
   });
 
   it("answers a thousand unknown parameters with a small error naming a few, each name cut short", async () => {
@@ -195,13 +198,34 @@ describe.each([0, 1])("GET /api/reviews/search (target %i)", (t) => {
 });
 
 describe("search agrees with a brute-force filter (property)", () => {
-  const words = ["ant", "ants", "on time", "price", "dog", "mice", "termite", "Dana", "late", "the", "e", "10/10", "!", "n't", "über", "came back"];
+  const words = [
+    "ant",
+    "ants",
+    "on time",
+    "price",
+    "dog",
+    "mice",
+    "termite",
+    "Dana",
+    "late",
+    "the",
+    "e",
+    "10/10",
+    "!",
+    "n't",
+    "über",
+    "came back",
+  ];
   const params = fc.record(
     {
       rating: fc.integer({ min: 1, max: 5 }),
       min_rating: fc.integer({ min: 1, max: 5 }),
-      since: fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-      until: fc.date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+      since: fc
+        .date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+      until: fc
+        .date({ min: new Date("2022-06-01"), max: new Date("2027-01-01"), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
       query: fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 3 })),
       words: fc.constantFrom("spiders ants", "ant", "ants", "on time", "Dana", "the", "über", "mice attic", "came back", "10/10", "n't"),
       mentions_technician: fc.constantFrom("dana-whitfield", "marco-ruiz", "chris-park", "chris-dunn", "priya-shah"),

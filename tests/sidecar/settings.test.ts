@@ -57,7 +57,9 @@ describe("the sidecar's settings", () => {
 
   it("refuse a time-out of 0 or a count of none, naming the variable", () => {
     expect(() => sidecarSettings({ HUB_STALL_SECONDS: "0", HUB_CONCURRENCY: "0" })).toThrow(SettingsError);
-    expect(() => sidecarSettings({ HUB_STALL_SECONDS: "0" })).toThrow(/HUB_STALL_SECONDS="0": expected a whole number of seconds, at least 1/);
+    expect(() => sidecarSettings({ HUB_STALL_SECONDS: "0" })).toThrow(
+      /HUB_STALL_SECONDS="0": expected a whole number of seconds, at least 1/,
+    );
     expect(() => sidecarSettings({ HUB_CONCURRENCY: "0" })).toThrow(/HUB_CONCURRENCY="0": expected a whole number, at least 1/);
   });
 });

@@ -37,7 +37,12 @@ describe.each([0, 1])("GET /api/reviews/since/{date} (target %i)", (t) => {
     expect(withdrawn.length).toBeGreaterThan(1);
     const cut = withdrawn[Math.floor(withdrawn.length / 2)]!.at.slice(0, 10);
     const body = await (await get(`/api/reviews/since/${cut}`)).json();
-    expect(body.removed.sort()).toEqual(withdrawn.filter((w) => w.at.slice(0, 10) >= cut).map((w) => w.id).sort());
+    expect(body.removed.sort()).toEqual(
+      withdrawn
+        .filter((w) => w.at.slice(0, 10) >= cut)
+        .map((w) => w.id)
+        .sort(),
+    );
     for (const id of body.removed) expect(body.reviews.map((r: PublicReview) => r.id)).not.toContain(id);
   });
 
@@ -68,7 +73,9 @@ describe.each([0, 1])("GET /api/reviews/since/{date} (target %i)", (t) => {
     const etag = first.headers.get("etag")!;
     const lastModified = first.headers.get("last-modified")!;
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-    const expectedLm = all.filter((r) => r.date >= "2026-01-01").flatMap((r) => [`${r.date}T00:00:00Z`, r.updated ?? "", r.response ? `${r.response.date}T00:00:00Z` : ""]);
+    const expectedLm = all
+      .filter((r) => r.date >= "2026-01-01")
+      .flatMap((r) => [`${r.date}T00:00:00Z`, r.updated ?? "", r.response ? `${r.response.date}T00:00:00Z` : ""]);
     expect(new Date(lastModified).getTime()).toBeGreaterThanOrEqual(new Date(expectedLm.sort().at(-1)!).getTime());
     const byTag = await get(path, { "if-none-match": etag });
     expect(byTag.status).toBe(304);

@@ -21,13 +21,15 @@ afterEach(async () => {
 
 /** The spill files this process holds open in `dir`, by fd. */
 function spillFds(dir: string): number[] {
-  return readdirSync("/proc/self/fd").map(Number).filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${dir}/.bundle-`);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync("/proc/self/fd")
+    .map(Number)
+    .filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${dir}/.bundle-`);
+      } catch {
+        return false;
+      }
+    });
 }
 
 /**
@@ -99,7 +101,12 @@ describe("the bundle's spill", () => {
     writeFileSync(unwritable.slice(0, -"/state".length), "");
     const spill = await Spill.open(unwritable);
     expect(spill.where).toBe("memory");
-    expect(spill.write([Buffer.from("a"), Buffer.from("bc")]).readAll().toString()).toBe("abc");
+    expect(
+      spill
+        .write([Buffer.from("a"), Buffer.from("bc")])
+        .readAll()
+        .toString(),
+    ).toBe("abc");
     const dist = await builtDist();
     const bundle = new BundleRef(await loadBundle(dist, { spillDir: unwritable, recentBytes: 0, spilledBytes: 1024 }), dist);
     const sidecar = await startSidecar(dist, { bundle });
@@ -107,15 +114,20 @@ describe("the bundle's spill", () => {
     const res = await fetch(`${sidecar.url}/api/reviews/search?query=quick%20and%20friendly`);
     expect(res.status).toBe(200);
     expect((await res.json()).total).toBeGreaterThan(0);
-    expect(await (await fetch(`${sidecar.url}/feed.xml`, { headers: { "accept-encoding": "identity" } })).text()).toBe(readFileSync(`${dist}/feed.xml`, "utf8"));
+    expect(await (await fetch(`${sidecar.url}/feed.xml`, { headers: { "accept-encoding": "identity" } })).text()).toBe(
+      readFileSync(`${dist}/feed.xml`, "utf8"),
+    );
   });
 
   it("makes the same answers from the spill file as from memory, for positions in any order", async () => {
     const dist = await builtDist();
-    const [disk, memory] = await Promise.all([loadBundle(dist, { spillDir: await tempDir(), recentBytes: 0 }), loadBundle(dist, { spillDir: undefined, recentBytes: 2 ** 31 })]);
+    const [disk, memory] = await Promise.all([
+      loadBundle(dist, { spillDir: await tempDir(), recentBytes: 0 }),
+      loadBundle(dist, { spillDir: undefined, recentBytes: 2 ** 31 }),
+    ]);
     const reviews = JSON.parse(readFileSync(`${dist}/reviews.json`, "utf8")).reviews as { id: string }[];
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 200; round++) {
       const positions = Array.from({ length: random(40) }, () => random(reviews.length));
       if (round % 2) positions.sort((a, b) => a - b);

@@ -54,10 +54,22 @@ describe.each([0, 1])("static files (target %i)", (t) => {
       ["If-None-Match: *", () => ({ "if-none-match": "*" }), 304],
       ["a weak If-None-Match (weak comparison)", () => ({ "if-none-match": `W/${etag()}` }), 304],
       ["If-None-Match with another tag", () => ({ "if-none-match": '"0000"' }), 200],
-      ["If-None-Match not matching, If-Modified-Since matching (If-None-Match wins)", () => ({ "if-none-match": '"0000"', "if-modified-since": new Date(lastModified().getTime() + 86_400_000).toUTCString() }), 200],
+      [
+        "If-None-Match not matching, If-Modified-Since matching (If-None-Match wins)",
+        () => ({ "if-none-match": '"0000"', "if-modified-since": new Date(lastModified().getTime() + 86_400_000).toUTCString() }),
+        200,
+      ],
       ["If-Modified-Since at Last-Modified", () => ({ "if-modified-since": lastModified().toUTCString() }), 304],
-      ["If-Modified-Since after Last-Modified", () => ({ "if-modified-since": new Date(lastModified().getTime() + 1000).toUTCString() }), 304],
-      ["If-Modified-Since before Last-Modified", () => ({ "if-modified-since": new Date(lastModified().getTime() - 1000).toUTCString() }), 200],
+      [
+        "If-Modified-Since after Last-Modified",
+        () => ({ "if-modified-since": new Date(lastModified().getTime() + 1000).toUTCString() }),
+        304,
+      ],
+      [
+        "If-Modified-Since before Last-Modified",
+        () => ({ "if-modified-since": new Date(lastModified().getTime() - 1000).toUTCString() }),
+        200,
+      ],
       ["an invalid If-Modified-Since (ignored)", () => ({ "if-modified-since": "yesterday" }), 200],
     ])("%s gives %i", async (_, headers, status) => {
       const res = await get(path, headers());
@@ -75,7 +87,8 @@ describe.each([0, 1])("static files (target %i)", (t) => {
     const [head, full] = await Promise.all([get("/api/feed.json", {}, "HEAD"), get("/api/feed.json")]);
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
-    for (const h of ["etag", "last-modified", "content-type", "content-length", "link"]) expect(head.headers.get(h), h).toBe(full.headers.get(h));
+    for (const h of ["etag", "last-modified", "content-type", "content-length", "link"])
+      expect(head.headers.get(h), h).toBe(full.headers.get(h));
     expect(Number(head.headers.get("content-length"))).toBe(manifest.files["/api/feed.json"]!.bytes);
   });
 
@@ -120,7 +133,9 @@ describe.each([0, 1])("static files (target %i)", (t) => {
 
   it("does not put a withdrawn review's withdrawal on its author alone: a duplicate is taken down too", async () => {
     const browser = { accept: "text/html" };
-    const page = await (await sidecar.targets[t]!.fetch(`/reviews/${sidecar.bundle.current.withdrawn[0]!.id}/`, { headers: browser })).text();
+    const page = await (
+      await sidecar.targets[t]!.fetch(`/reviews/${sidecar.bundle.current.withdrawn[0]!.id}/`, { headers: browser })
+    ).text();
     const said = page.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
     expect(said).not.toMatch(/withdrawn by its author/);
     expect(said).toMatch(/author's request/);
@@ -172,7 +187,9 @@ describe("precompressed copies", () => {
 
   it("revalidates a compressed copy's ETag", async () => {
     const first = await raw("/feed.xml", "br");
-    const again = await sidecar.app.request("/feed.xml", { headers: { "accept-encoding": "br", "if-none-match": first.headers.get("etag")! } });
+    const again = await sidecar.app.request("/feed.xml", {
+      headers: { "accept-encoding": "br", "if-none-match": first.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -203,7 +220,8 @@ describe("the /search/ page's filters", () => {
       return res.text();
     };
     const page = await refused("rating=9");
-    for (const filter of Object.values(SEARCH_FILTERS)) if (filter !== SEARCH_FILTERS.query) expect(page).toContain(`>${filter.label}</label>`);
+    for (const filter of Object.values(SEARCH_FILTERS))
+      if (filter !== SEARCH_FILTERS.query) expect(page).toContain(`>${filter.label}</label>`);
     expect(page).toContain(`${SEARCH_FILTERS.rating.label}: expected`);
     expect(await refused("mentions_service=nope")).toContain(`${SEARCH_FILTERS.mentions_service.label}: unknown service id`);
   });

@@ -22,7 +22,12 @@ function thrown(run: () => unknown): unknown {
 }
 
 async function rejected(run: () => Promise<unknown>): Promise<unknown> {
-  return run().then(() => { throw new Error("expected an error"); }, (error) => error);
+  return run().then(
+    () => {
+      throw new Error("expected an error");
+    },
+    (error) => error,
+  );
 }
 
 describe("SQLite errors", () => {

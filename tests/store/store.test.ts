@@ -13,7 +13,16 @@ import { usePostgres } from "../helpers/postgres.ts";
 const postgres = await usePostgres("store");
 
 const T = "http://localhost:3000/feed.xml";
-const intent = (callback: string, extra: Partial<Intent> = {}): Intent => ({ id: 0, mode: "subscribe", topic: T, callback, callback_host: new URL(callback).host, secret: null, lease_seconds: 3600, ...extra });
+const intent = (callback: string, extra: Partial<Intent> = {}): Intent => ({
+  id: 0,
+  mode: "subscribe",
+  topic: T,
+  callback,
+  callback_host: new URL(callback).host,
+  secret: null,
+  lease_seconds: 3600,
+  ...extra,
+});
 
 describe("hub store on SQLite", () => storeSuite(async () => openSqlite(`${await tempDir()}/hub.db`)));
 describe.skipIf(!postgres)("hub store on PostgreSQL", () => storeSuite(() => openPostgres(postgres!.url)));
@@ -48,7 +57,7 @@ function storeSuite(open: () => Promise<StateStore>) {
     await store.subscribe(intent("https://c.example/2"), 1000);
     await store.subscribe(intent("https://c.example/expired", { lease_seconds: 1 }), 0);
     const queued = await store.publish(T, '"v1"', 5000);
-    expect(queued).toBe(await store.countSubscriptions() - 1);
+    expect(queued).toBe((await store.countSubscriptions()) - 1);
     expect(await store.publish(T, '"v1"', 6000)).toBeNull();
     const claimed = await store.claimDeliveries(6000, 100, 1000);
     expect(claimed.map((d) => d.callback)).toEqual(expect.arrayContaining(["https://c.example/1", "https://c.example/2"]));
@@ -63,7 +72,7 @@ function storeSuite(open: () => Promise<StateStore>) {
     await store.publish(T, '"v2"', 1000);
     const mine = async (now: number) => (await store.claimDeliveries(now, 100, 1000)).filter((d) => d.callback === "https://d.example/cb");
     let [d] = await mine(1000);
-    for (const other of (await store.claimDeliveries(1000, 100, 1000))) await store.delivered(other);
+    for (const other of await store.claimDeliveries(1000, 100, 1000)) await store.delivered(other);
     expect(await store.failed(d!, 1000, 100)).toBe(false);
     expect(await mine(1050)).toEqual([]);
     [d] = await mine(1100);
@@ -113,7 +122,9 @@ function storeSuite(open: () => Promise<StateStore>) {
 
   it("admits no more subscribe requests than the limits, however many arrive at once", async () => {
     const limits = { perHost: 3, total: 1_000, pendingPerHost: 1_000, pendingTotal: 1_000 };
-    const asked = Array.from({ length: 12 }, (_, i) => admitIntent(store, intent(`https://admit.example:${4000 + i}/cb`, { callback_host: "admit.example" }), limits, 1000));
+    const asked = Array.from({ length: 12 }, (_, i) =>
+      admitIntent(store, intent(`https://admit.example:${4000 + i}/cb`, { callback_host: "admit.example" }), limits, 1000),
+    );
     const answers = await Promise.all(asked);
     expect(answers.filter((a) => a.ok)).toHaveLength(3);
     expect(answers.filter((a) => !a.ok && a.status === 429)).toHaveLength(9);
@@ -123,7 +134,9 @@ function storeSuite(open: () => Promise<StateStore>) {
     const limits = { perHost: 10, total: 1_000, pendingPerHost: 1_000, pendingTotal: 1_000 };
     const unsub = intent("https://gone.example/cb", { mode: "unsubscribe", callback_host: "gone.example" });
     expect(await admitIntent(store, unsub, limits, 1000)).toMatchObject({ ok: false, status: 404 });
-    expect(await admitIntent(store, intent("https://gone.example/cb", { callback_host: "gone.example" }), limits, 1000)).toEqual({ ok: true });
+    expect(await admitIntent(store, intent("https://gone.example/cb", { callback_host: "gone.example" }), limits, 1000)).toEqual({
+      ok: true,
+    });
     expect(await admitIntent(store, unsub, limits, 1000)).toEqual({ ok: true });
   });
 
