@@ -7,6 +7,7 @@ import { request as httpRequest } from "node:http";
 import { createServer } from "node:https";
 import { connect } from "node:net";
 import type { TestCerts } from "../harness/subscriber.ts";
+import { MCP_HEADERS, openMcpSession } from "../harness/mcp.ts";
 
 export interface AbuseReport {
   /** Per kind of abuse: requests sent, and the statuses (or "closed") that came back. */
@@ -51,30 +52,10 @@ export async function runAbuse(base: string, certs: TestCerts, seconds: number, 
     );
   const form = (fields: Record<string, string>) =>
     post("/api/websub/hub", { "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams(fields).toString());
-  const mcp = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "localhost:3000" };
-  const init = await fetch(`${base}/mcp`, {
-    method: "POST",
-    headers: { ...mcp, "mcp-protocol-version": "2025-06-18" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "abuse", version: "1" } },
-    }),
-  });
-  const session = init.headers.get("mcp-session-id")!;
+  const mcp = { ...MCP_HEADERS, host: "localhost:3000" };
+  const session = await openMcpSession(base, "abuse", "2025-06-18", { host: "localhost:3000" });
   // Batches are answered only on a session negotiated at 2025-03-26 (sidecar/mcp/batch.ts).
-  const init0326 = await fetch(`${base}/mcp`, {
-    method: "POST",
-    headers: { ...mcp, "mcp-protocol-version": "2025-03-26" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "abuse", version: "1" } },
-    }),
-  });
-  const batching = init0326.headers.get("mcp-session-id")!;
+  const batching = await openMcpSession(base, "abuse", "2025-03-26", { host: "localhost:3000" });
   const since = (id: number) => ({
     jsonrpc: "2.0",
     id,

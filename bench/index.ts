@@ -11,6 +11,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
 import { nodeScript } from "../harness/scripts.ts";
+import { MCP_HEADERS, openMcpSession } from "../harness/mcp.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench");
@@ -345,22 +346,8 @@ if (parts.has("mcp")) {
     const base = `http://127.0.0.1:${port}`;
     const paths = await searchPaths(join(WORK, `dist-${n}`), base);
     await load(base, paths);
-    const headers = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-06-18",
-    };
-    const init = await fetch(`${base}/mcp`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-      }),
-    });
-    const session = init.headers.get("mcp-session-id")!;
+    const headers = { ...MCP_HEADERS, "mcp-protocol-version": "2025-06-18" };
+    const session = await openMcpSession(base, "bench");
     // The same searches as arguments; numbers as numbers, as an MCP client sends them.
     const bodies = paths.map((path, i) => {
       const args = Object.fromEntries(

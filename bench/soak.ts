@@ -21,6 +21,7 @@ import { seededRandom } from "../build/synth/random.ts";
 import { nodeScript } from "../harness/scripts.ts";
 import { testCerts } from "../harness/subscriber.ts";
 import type { AbuseReport } from "./abuse.ts";
+import { MCP_HEADERS, openMcpSession } from "../harness/mcp.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench/soak");
@@ -140,22 +141,8 @@ async function main(): Promise<void> {
   const random = seededRandom("soak");
   const words = reviews.slice(0, 500).flatMap((r) => r.text.toLowerCase().match(/[a-z]{4,}/g) ?? []);
   const sinceEtag = (await fetch(`${base}/api/reviews/since/2026-06-01`)).headers.get("etag")!;
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2025-06-18",
-  };
-  const init = await fetch(`${base}/mcp`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "soak", version: "1" } },
-    }),
-  });
-  const session = init.headers.get("mcp-session-id")!;
+  const headers = { ...MCP_HEADERS, "mcp-protocol-version": "2025-06-18" };
+  const session = await openMcpSession(base, "soak");
   type Spec = { method?: string; path: string; headers?: Record<string, string>; body?: string };
   const specs: Spec[] = [];
   for (let i = 0; i < 3000; i++) {
