@@ -86,7 +86,11 @@ describe("INSIGHTS_MODEL", () => {
   }, 120_000);
 });
 
-/** Accuracy and macro-F1 of the combined models on each validation part, a point or so under docs/insights-method.md's. */
+/**
+ * Accuracy and macro-F1 of the combined models on each validation part: under the lowest figure
+ * measured on AVX-512 VNNI, AVX2 and SSE4.2 CPUs (eval/encoder/README.md, "The same answers on any
+ * CPU"), about a point under docs/insights-method.md's.
+ */
 const FLOORS: Record<string, [number, number]> = {
   mams: [0.805, 0.8],
   "home-services": [0.775, 0.77],
