@@ -97,7 +97,12 @@ try {
       : () => {};
   // Graceful stop: no new connections, in-flight requests and claimed deliveries finish, then the
   // database closes. A stop that hangs past the deadline is cut short.
+  // A signal while stopping is the same request again (a terminal's Ctrl-C reaches the whole
+  // process group, and npm or scripts/start.mjs pass it on too): it must not cut the stop short.
+  let stopping = false;
   const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`reviewcast: ${signal}: finishing in-flight work`);
     setTimeout(() => {
       console.error("reviewcast: in-flight work did not finish in 30 s; exiting");
@@ -109,8 +114,8 @@ try {
     await store.close();
     process.exit(0);
   };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
   // Said last: from this line on, a signal stops the server gracefully (scripts/start.mjs's Ctrl-C).
   const ms = Math.round(performance.now() - started);
   console.log(

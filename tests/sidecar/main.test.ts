@@ -30,6 +30,24 @@ describe("npm run serve", () => {
     }
   });
 
+  it("takes a second Ctrl-C while it stops as the same request: it exits 0, not killed", async () => {
+    // A terminal's Ctrl-C reaches the sidecar, and npm or scripts/start.mjs pass it on again: the
+    // second arrives while the first one's stop runs, a few milliseconds later.
+    for (const ms of [2, 5, 10]) {
+      const sidecar = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
+        PORT: String(await freePort()),
+        HOST: "127.0.0.1",
+        DIST_DIR: await builtDist(),
+      });
+      const exited = new Promise<[number | null, string | null]>((r) => sidecar.child.once("exit", (code, signal) => r([code, signal])));
+      sidecar.child.kill("SIGINT");
+      await new Promise((r) => setTimeout(r, ms));
+      sidecar.child.kill("SIGINT");
+      expect(await exited, `second SIGINT after ${ms} ms`).toEqual([0, null]);
+      expect(sidecar.stdout().match(/SIGINT: finishing in-flight work/g)).toHaveLength(1);
+    }
+  });
+
   it("serves a rebuild by itself: new reviews are found and their pages are there without a ping or a restart", async () => {
     const dist = join(await tempDir(), "dist");
     const env = { BASE_URL: "http://localhost:3000" };
