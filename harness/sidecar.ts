@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { toNodeHandler, type H3 } from "h3";
 import { createApp, type AppDeps } from "../sidecar/app.ts";
+import { limitServer, type ServerLimits } from "../sidecar/http/server.ts";
 import { BundleRef, loadBundle } from "../sidecar/bundle.ts";
 import { SessionSigner, type Revocations } from "../sidecar/mcp/session.ts";
 import { MemoryRevocations } from "./revocations.ts";
@@ -69,4 +70,16 @@ export async function startSidecar(dist: string, deps: Partial<AppDeps> = {}): P
     ],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The app on a real server with the sidecar's connection limits (as sidecar/main.ts listens), on a free loopback port. */
+export async function listenLimited(app: H3, limits?: ServerLimits): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer(toNodeHandler(app));
+  limitServer(server, limits);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { port: (server.address() as { port: number }).port, close };
 }

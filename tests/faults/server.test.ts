@@ -1,23 +1,24 @@
-import { createServer } from "node:http";
 import { connect } from "node:net";
-import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limitServer, SERVER_LIMITS } from "../../sidecar/http/server.ts";
-import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
+import { SERVER_LIMITS } from "../../sidecar/http/server.ts";
+import { builtDist, listenLimited, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 
 let sidecar: Sidecar;
 let port: number;
-const server = createServer();
+let listening: Awaited<ReturnType<typeof listenLimited>>;
 beforeAll(async () => {
   sidecar = await startSidecar(await builtDist());
-  server.on("request", toNodeHandler(sidecar.app));
-  limitServer(server, { ...SERVER_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 500, maxConnections: 20 });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  port = (server.address() as { port: number }).port;
+  listening = await listenLimited(sidecar.app, {
+    ...SERVER_LIMITS,
+    headersTimeoutMs: 300,
+    requestTimeoutMs: 1_000,
+    keepAliveTimeoutMs: 500,
+    maxConnections: 20,
+  });
+  port = listening.port;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await listening.close();
   await sidecar.close();
 });
 

@@ -2,28 +2,23 @@
  * What a client meets when its URL cannot be read: percent-encoding that is not UTF-8 and a URL
  * over Node's header limit, sent as they are (fetch would re-encode them) to a real server.
  */
-import { createServer, request } from "node:http";
+import { request } from "node:http";
 import { connect } from "node:net";
-import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { review, smallData } from "../../harness/data.ts";
-import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
-import { limitServer } from "../../sidecar/http/server.ts";
+import { builtDist, listenLimited, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
 import { until } from "../../harness/until.ts";
 
 let sidecar: Sidecar;
 let port: number;
-const server = createServer();
+let listening: Awaited<ReturnType<typeof listenLimited>>;
 beforeAll(async () => {
   sidecar = await startSidecar(await builtDist(await smallData([review()])));
-  server.on("request", toNodeHandler(sidecar.app));
-  limitServer(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  port = (server.address() as { port: number }).port;
+  listening = await listenLimited(sidecar.app);
+  port = listening.port;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await listening.close();
   await sidecar.close();
 });
 
