@@ -94,10 +94,9 @@ describe("MCP resources/read of reviews.json", () => {
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await established(server)).toBeGreaterThanOrEqual(16);
     // What the process holds for sixteen answers nobody reads: for each, a block read, its escaped
-    // copy and the one the socket holds, with the connection's own objects. Measured: about 1.5 MiB
-    // for the sixteen on Node 20, 12 to 16 MiB on Node 26 (it keeps more of each written block
-    // until the socket drains), 16.4 with both cores busy: so five blocks each. An answer copied
-    // whole would hold the file (1.2 MB) two or three times over for each, 38 MB and more.
+    // copy and the one the socket holds, with the connection's own objects. Node 26 keeps more of
+    // each written block until the socket drains than Node 20 does: five blocks each. An answer
+    // copied whole would hold the file (1.2 MB) two or three times over for each.
     expect((await live(server)) - before).toBeLessThan((16 * 5 * BLOCK) / 1024 / 1024);
     for (const socket of sockets) socket.destroy();
   });

@@ -24,10 +24,9 @@ const fixture = readJsonl<{ text: string; probabilities: number[] }>(
  * set (SSE4.1, AVX2, AVX-512 with VNNI): the integer products are exact on all of them (the
  * weights are uint8, eval/encoder/unsigned_weights.py), but the float steps around them round
  * differently, and a rounding that moves one activation across a quantisation step moves a
- * probability. Measured on the 60 sentences' 780 probabilities against Python's: VNNI max 5e-7;
- * AVX2 max 0.028, mean 9e-5; SSE4.1 max 0.036, mean 3.3e-4, one call across 0.5
- * (eval/encoder/README.md, "The same answers on any CPU"). The bounds sit above the largest of
- * them; a wrong input (a token off, a missing [SEP]) moves the mean by a hundred times more.
+ * probability. The bounds sit above the largest gaps measured on each kind of CPU
+ * (eval/encoder/README.md, "The same answers on any CPU"); a wrong input (a token off, a missing
+ * [SEP]) moves the mean gap a hundred times more.
  */
 const SPREAD = { max: 0.06, mean: 0.002, calls: 0.01 };
 
