@@ -61,16 +61,16 @@ const WORD = /[a-z][a-z'-]*[a-z]|[a-z]/gi;
  */
 const DETERMINERS = new Set("a an the my our your his her its their this that these those every each some any no".split(" "));
 
-/**
- * A word as written, for its phrase's label: at the start of a sentence a capital says nothing
- * ("Ant bait…"), so it is lowered there unless the word is all capitals (an initialism: "WDO").
- */
 /** Words after which the next one is a verb: subject pronouns and modals ("he set traps", "they would check"). */
 const SUBJECTS = new Set("i he she we they who will would could should didn't".split(" "));
 
 /** How many reviews must use a word as a verb before phrases starting with it are actions ("set traps"), not things. */
 const ACTION_REVIEWS = 2;
 
+/**
+ * A word as written, for its phrase's label: at the start of a sentence a capital says nothing
+ * ("Ant bait…"), so it is lowered there unless the word is all capitals (an initialism: "WDO").
+ */
 function asWritten(word: string, opensSentence: boolean): string {
   return opensSentence && !/^[A-Z]+$/.test(word) ? word.toLowerCase() : word;
 }
