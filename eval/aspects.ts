@@ -11,7 +11,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import type { Polarity } from "../insights/sentiment/engine.ts";
 import { availableParallelism } from "node:os";
-import { ASPECT_HEAD_FILES, AspectHead, AspectHeadManifest } from "../insights/sentiment/encoder/aspect-head.ts";
+import { ASPECT_HEAD_FILES, AspectHead, AspectHeadManifest } from "./aspect-head/aspect-head.ts";
 import { readManifest } from "../insights/sentiment/encoder/encoder.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
 import { inValidation, readJsonl } from "./sets.ts";
@@ -97,7 +97,7 @@ async function main() {
 }
 
 /**
- * The aspect head run in Node (insights/sentiment/encoder/aspect-head.ts) on the validation part,
+ * The aspect head run in Node (eval/aspect-head/aspect-head.ts) on the validation part,
  * with the terms: its sure aspects added, and the terms' matches it rejects dropped.
  */
 export async function headVariants(set: readonly Labelled[], found: readonly { aspect: string }[][]): Promise<Record<string, Variant>> {

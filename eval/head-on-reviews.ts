@@ -9,7 +9,7 @@
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Mention } from "../insights/sentiment/aspects.ts";
-import { AspectHead } from "../insights/sentiment/encoder/aspect-head.ts";
+import { AspectHead } from "./aspect-head/aspect-head.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
 import { sentences, type Span } from "../insights/sentiment/text.ts";
 import { recallOf, type RecallJudged } from "./audit.ts";

@@ -1,9 +1,9 @@
 """Exports the aspect head (aspect_head.py's fine-tuned encoder with its 13 outputs) for Node:
 
-  insights/sentiment/aspect-head/model.onnx        ONNX (opset 17), int8 per channel (dynamic);
+  eval/aspect-head/model.onnx        ONNX (opset 17), int8 per channel (dynamic);
                                                     input ids, mask and types of [CLS] sentence [SEP],
                                                     output each aspect's probability
-  insights/sentiment/aspect-head/aspect-head.json  the aspects in output order, the thresholds
+  eval/aspect-head/aspect-head.json  the aspects in output order, the thresholds
                                                     chosen on the dev part, the input's settings, the
                                                     model file's SHA-256, the figures
   tests/fixtures/aspect-head/probabilities.jsonl   60 validation sentences and the int8 model's
@@ -33,7 +33,7 @@ from unsigned_weights import to_unsigned_weights
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-OUT = os.path.join(ROOT, "insights", "sentiment", "aspect-head")
+OUT = os.path.join(ROOT, "eval", "aspect-head")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "aspect-head")
 MAX_LEN = 128
 EPOCHS = 8

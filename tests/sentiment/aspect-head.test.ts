@@ -1,5 +1,5 @@
 /**
- * The aspect head in Node (insights/sentiment/encoder/aspect-head.ts): the probabilities Python's
+ * The aspect head in Node (eval/aspect-head/aspect-head.ts): the probabilities Python's
  * onnxruntime gave for the same sentences (tests/fixtures/aspect-head/, written by
  * eval/encoder/export_aspect_head.py), refused when its file is not the one its manifest names,
  * and its floors with the terms on the aspects set's validation part (eval/encoder/README.md
@@ -9,7 +9,7 @@ import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ASPECT_HEAD_FILES, AspectHead } from "../../insights/sentiment/encoder/aspect-head.ts";
+import { ASPECT_HEAD_FILES, AspectHead } from "../../eval/aspect-head/aspect-head.ts";
 import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
 import { headVariants, readAspectSet } from "../../eval/aspects.ts";
 import { readJsonl } from "../../eval/sets.ts";

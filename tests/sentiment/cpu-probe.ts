@@ -4,7 +4,7 @@
  * of its fixture's inputs.
  */
 import { readFileSync } from "node:fs";
-import { AspectHead } from "../../insights/sentiment/encoder/aspect-head.ts";
+import { AspectHead } from "../../eval/aspect-head/aspect-head.ts";
 import { Encoder } from "../../insights/sentiment/encoder/encoder.ts";
 
 const lines = <T>(name: string): T[] =>

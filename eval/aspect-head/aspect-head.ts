@@ -6,12 +6,20 @@
  * Measured on eval/sets/aspects/, not yet part of the build (docs/insights-method.md).
  */
 import { z } from "zod";
-import { ENCODER_FILES, readManifest, readModel, runOne, sessionOf, type Ort, type Session } from "./encoder.ts";
-import { WordPiece } from "./wordpiece.ts";
+import {
+  ENCODER_FILES,
+  readManifest,
+  readModel,
+  runOne,
+  sessionOf,
+  type Ort,
+  type Session,
+} from "../../insights/sentiment/encoder/encoder.ts";
+import { WordPiece } from "../../insights/sentiment/encoder/wordpiece.ts";
 
 export const ASPECT_HEAD_FILES = {
-  manifest: new URL("../aspect-head/aspect-head.json", import.meta.url),
-  model: new URL("../aspect-head/model.onnx", import.meta.url),
+  manifest: new URL("aspect-head.json", import.meta.url),
+  model: new URL("model.onnx", import.meta.url),
   vocab: ENCODER_FILES.vocab,
 };
 
