@@ -1,8 +1,8 @@
 /**
- * `npm run eval`: accuracy and macro-F1 on every labelled set the project has, its training and
+ * `npm run eval:polarity`: accuracy and macro-F1 on every labelled set the project has, its training and
  * validation parts apart, of the linear model, the encoder alone and the two combined as the
  * insights use them (insights/sentiment/encoder/judge.ts), side by side; the encoder's columns on
- * the validation parts and the held-out sets only (it was trained on the training parts). `npm run eval -- --errors NAME` also lists the validation errors of
+ * the validation parts and the held-out sets only (it was trained on the training parts). `npm run eval:polarity -- --errors NAME` also lists the validation errors of
  * one set. The held-out sets (eval/sets/held-out/) are reported apart. `npx tsx eval/score.ts FILE.jsonl
  * ...` scores any labelled file.
  */
