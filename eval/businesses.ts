@@ -132,8 +132,10 @@ export function labelProblems(text: string, labels: readonly Label[], staff: Rea
     at = Math.max(at, l.end);
     const seen = new Set<string>();
     l.mentions.forEach((m, j) => {
-      if (seen.has(m.aspect)) problems.push(`${here}.mentions.${j}: a second ${m.aspect} mention in one sentence`);
-      seen.add(m.aspect);
+      const key = `${m.aspect} ${m.technician}`;
+      if (seen.has(key))
+        problems.push(`${here}.mentions.${j}: a second ${m.aspect} mention for ${m.technician ?? "nobody"} in one sentence`);
+      seen.add(key);
       if (m.technician === null) return;
       const t = staff.get(m.technician);
       if (!t) problems.push(`${here}.mentions.${j}.technician: ${m.technician} is not in technicians.json`);
