@@ -123,7 +123,7 @@ const PEST_REVIEWS = [
  * Held-out sets: pest-control reviews written on 2026-11-27 by three other writers who read
  * nothing of this project, laptop-review sentences by a fourth, and a second round of
  * pest-control reviews, with their stars, by eight more (eval/sets/held-out/README.md). Never
- * trained on and never used to choose the model's settings or to write a rule: `npm run eval`
+ * trained on and never used to choose the model's settings or to write a rule: `npm run eval:polarity`
  * only reports them.
  */
 export function heldOutSets(): { name: string; targets: Labelled[] }[] {

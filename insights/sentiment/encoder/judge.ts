@@ -103,7 +103,7 @@ export function classifyAll(
 }
 
 /**
- * The call of `model` on any targets (`npm run sentiment`, `npm run eval`): each judged knowing
+ * The call of `model` on any targets (`npm run sentiment`, `npm run eval:polarity`): each judged knowing
  * the other targets of its text, as the linear model reads them.
  */
 export async function judgeTargets(targets: readonly EncoderTarget[], model: InsightsModel, threads = 1): Promise<Polarity[]> {
