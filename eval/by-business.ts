@@ -177,16 +177,19 @@ async function report(part: Part | "all", errors: boolean): Promise<void> {
   console.log(`\n${bandTable("by length", columns, LENGTH_BANDS).join("\n")}`);
   console.log(`\n${bandTable("by aspect", columns, ASPECT_IDS).join("\n")}\n`);
   for (const [name, s] of columns) if (typeof s !== "string" && s) console.log([...whoseLines(name, s), ...otherLines(name, s)].join("\n"));
-  console.log("\nby business (current):");
+  console.log("\nby business:");
   for (const b of businesses) {
-    const s = scoreReading([b], read);
-    const all = s.groups.get("all")!;
-    const low = s.groups.get("1–3 stars")!;
-    console.log(
-      `  ${b.slug.padEnd(22)} precision ${pct(precision(all))}, on 1–3 stars ${pct(precision(low))}; ` +
-        `recall ${pct(recall(all))}, with polarity ${pct(recallRight(all))}`,
-    );
-    if (errors) for (const line of errorLines(b, read)) console.log(`    ${line}`);
+    const line = (name: string, s: Score) => {
+      const all = s.groups.get("all")!;
+      const low = s.groups.get("1–3 stars")!;
+      return (
+        `  ${b.slug.padEnd(22)} ${name.padEnd(14)} precision ${pct(precision(all))}, on 1–3 stars ${pct(precision(low))}; ` +
+        `recall ${pct(recall(all))}, with polarity ${pct(recallRight(all))}`
+      );
+    };
+    console.log(line("current", scoreReading([b], read)));
+    if (b.second) console.log(line("second reader", scoreSecond([b])!));
+    if (errors) for (const e of errorLines(b, read)) console.log(`    ${e}`);
   }
 }
 
