@@ -7,7 +7,7 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../harness/data.ts";
-import { withOffsets } from "../../eval/business-offsets.ts";
+import { secondWithOffsets, withOffsets } from "../../eval/business-offsets.ts";
 import { fromLabels, precision, recall, recallRight, score, verdicts, type Said } from "../../eval/business-score.ts";
 import { BUSINESSES, BusinessError, checkAll, readBusiness, readSplits, type Review } from "../../eval/businesses.ts";
 import { scoreSecond } from "../../eval/by-business.ts";
@@ -100,6 +100,23 @@ describe("the written businesses' files", () => {
       [20, 28],
     ]);
     expect(problems).toEqual(['x-1: labels.3: "Rude." is not in the text after offset 28']);
+  });
+
+  it("give a second reader's lines their offsets from the review of the same id, and name an unknown id", () => {
+    const texts = new Map([["x-1", "Late. Rude."]]);
+    const { lines, problems } = secondWithOffsets(
+      [
+        { id: "x-1", labels: [{ sentence: "Late." }, { sentence: "Rude." }] },
+        { id: "x-9", labels: [{ sentence: "Late." }] },
+      ],
+      texts,
+    );
+    expect(lines[0]!.labels!.map((l) => [l.start, l.end])).toEqual([
+      [0, 5],
+      [6, 11],
+    ]);
+    expect(lines[0]).not.toHaveProperty("text");
+    expect(problems).toEqual(["x-9: no review with this id in reviews.jsonl"]);
   });
 });
 
