@@ -152,7 +152,7 @@ export function monthFigures(
         coded.filter((_, k) => credited[k]!.includes(id)),
       );
     for (const id of new Set(review.services)) addTo("services", id, review, coded);
-    addTo("service_areas", review.service_area, review, coded);
+    if (review.service_area) addTo("service_areas", review.service_area, review, coded);
   });
   const entities = Object.fromEntries(
     Object.entries(growing).map(([kind, byId]) => [

@@ -107,7 +107,7 @@ export function reviewArticle(review: PublicReview, n: Names, options: { heading
   const about = [
     review.technicians.map((t) => n.technicians[t] ?? t).join(" and "),
     review.services.map((s) => n.services[s] ?? s).join(", "),
-    n.areas[review.service_area] ?? review.service_area,
+    review.service_area && (n.areas[review.service_area] ?? review.service_area),
   ].filter(Boolean);
   const edited = review.updated ? `\n<p class="meta">Edited by the reviewer on ${longDate(review.updated)}.</p>` : "";
   const response = review.response

@@ -44,11 +44,13 @@ export function toPublicReview(review: Review, baseUrl: string): PublicReview {
     text: rest.text,
     technicians: rest.technicians,
     services: rest.services,
-    service_area: rest.service_area,
+    ...(rest.service_area && { service_area: rest.service_area }),
     // The source's own member order never shows: a line read as it is keeps its order.
     ...(rest.response && { response: { date: rest.response.date, text: rest.response.text } }),
     ...(rest.published && { published: rest.published }),
     ...(rest.updated && { updated: rest.updated }),
+    ...(rest.source && { source: { platform: rest.source.platform } }),
+    ...(rest.verified && { verified: rest.verified }),
   };
 }
 

@@ -3,7 +3,19 @@
  * output, the sidecar's reload check, the OpenAPI document and the MCP tools.
  */
 import { z } from "zod";
-import { Business, IsoDate, OwnerResponse, Rating, Service, ServiceArea, Slug, Technician, Timestamp } from "./records.ts";
+import {
+  Business,
+  IsoDate,
+  OwnerResponse,
+  Rating,
+  ReviewSource,
+  Service,
+  ServiceArea,
+  Slug,
+  Technician,
+  Timestamp,
+  Verified,
+} from "./records.ts";
 
 export const PublicReview = z.strictObject({
   id: Slug.describe("Stable review id"),
@@ -13,13 +25,21 @@ export const PublicReview = z.strictObject({
   author: z.string().describe("Reviewer's display name"),
   text: z.string().describe("Review text; paragraphs separated by a blank line"),
   technicians: z.array(Slug).describe("Ids of the technicians mentioned"),
-  services: z.array(Slug).describe("Ids of the services the review is about"),
-  service_area: Slug.describe("Id of the customer's service area"),
+  services: z.array(Slug).describe("Ids of the services the review is about (none when neither a visit nor the text names one)"),
+  service_area: Slug.optional().describe("Id of the customer's service area, when known"),
   response: OwnerResponse.optional().describe("The business's public reply"),
   published: Timestamp.optional().describe(
     "When the business published the review, where that is later than its date (a review verified days after the visit)",
   ),
   updated: Timestamp.optional().describe("When the reviewer last edited the review"),
+  source: ReviewSource.pick({ platform: true })
+    .optional()
+    .describe(
+      "Where the customer wrote it: google (the Business Profile) or csv (the business's survey); absent when the owner wrote it in",
+    ),
+  verified: Verified.optional().describe(
+    "How the business knows the reviewer was a customer: by visit, matched to the day of a visit in its jobs records; by owner, vouched for",
+  ),
 });
 
 /** RFC 3339 with an offset: a date's local midnight keeps its zone's offset, so no reader shows it a day early. */
@@ -84,7 +104,7 @@ export const JsonFeed = z.strictObject({
             date: IsoDate,
             technicians: z.array(Slug),
             services: z.array(Slug),
-            service_area: Slug,
+            service_area: Slug.optional(),
             response: OwnerResponse.optional(),
           })
           .describe("The review's fields JSON Feed has no member for (an extension, JSON Feed 1.1)"),

@@ -108,10 +108,27 @@ export const Business = z.strictObject({
 });
 
 export const Service = z.strictObject({ id: Slug, name: Text, description: Text });
-export const Technician = z.strictObject({ id: Slug, name: Text, role: Text.optional(), since: IsoDate.optional() });
+export const Technician = z.strictObject({
+  id: Slug,
+  name: Text,
+  role: Text.optional(),
+  since: IsoDate.optional(),
+  /** Other names customers use for the technician (a nickname, initials): the import reads review texts with them. */
+  aliases: z.array(Text).optional(),
+});
 export const ServiceArea = z.strictObject({ id: Slug, name: Text });
 
 export const OwnerResponse = z.strictObject({ date: IsoDate, text: Written(MAX_REVIEW_TEXT, "reply") });
+
+export const ReviewSource = z.strictObject({
+  platform: z.enum(["google", "csv"]),
+  id: z.string().min(1).max(500, { error: "expected a platform id of at most 500 characters" }),
+});
+
+export const Verified = z.union([
+  z.strictObject({ by: z.literal("visit"), visit: IsoDate }),
+  z.strictObject({ by: z.literal("owner"), at: Timestamp }),
+]);
 
 /** One line of `reviews/*.jsonl`. Mentions are ids; the build checks they exist. */
 export const Review = z.strictObject({
@@ -122,8 +139,10 @@ export const Review = z.strictObject({
   author: Written(100, "name").refine((s) => /[\p{L}\p{N}]/u.test(s), { error: "expected a name with at least one letter or digit" }),
   text: Written(MAX_REVIEW_TEXT, "review"),
   technicians: z.array(Slug),
-  services: z.array(Slug).min(1, { error: "expected at least one service id" }),
-  service_area: Slug,
+  /** The services the review is about; none when neither a visit nor the text says. */
+  services: z.array(Slug),
+  /** The customer's service area, when a visit or the text says it. */
+  service_area: Slug.optional(),
   response: OwnerResponse.optional(),
   /** When the business published the review, where that is later than its date (verified days after). */
   published: Timestamp.optional(),
@@ -131,6 +150,10 @@ export const Review = z.strictObject({
   updated: Timestamp.optional(),
   /** Set when the review was taken down: it leaves every dataset and `since` lists it as removed. */
   withdrawn: z.strictObject({ at: Timestamp, reason: Written(500, "reason") }).optional(),
+  /** Where `npm run import` found it: the platform and the platform's own id (import/). */
+  source: ReviewSource.optional(),
+  /** How the business knows the customer: a visit of its jobs export matched it (its day), or the owner vouched for it. */
+  verified: Verified.optional(),
 });
 
 export type Business = z.infer<typeof Business>;
