@@ -54,7 +54,7 @@ export function ownerReportHtml(name: string, report: Report, baseUrl: string): 
 <style>${STYLE}</style></head>
 <body>
 <h1>Owner report: ${html(name)}</h1>
-<p>Reviews up to ${html(longDate(report.newest))} (the newest review's date). Not published: for the owner only. A flag needs at
+<p>Reviews up to ${report.newest ? html(longDate(report.newest)) : "now"} (the newest review's date). Not published: for the owner only. A flag needs at
 least ${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
 <h2>Needs attention</h2>
 <ul>

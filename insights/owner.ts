@@ -87,8 +87,11 @@ const aspectName = (id: string) => ASPECTS.find((a) => a.id === id)!.name.toLowe
 export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]): Report {
   const { months, aspects, entities } = input;
   const flags: Flag[] = [];
-  // Every review names at least one service: the newest of the services' reviews is the newest review.
-  const newest = entities.services.reduce((d, s) => (s.last_review_date && s.last_review_date > d ? s.last_review_date : d), "");
+  // The newest review that names a service or a technician ("" when none does: an imported review may name neither).
+  const newest = [...entities.services, ...entities.technicians].reduce(
+    (d, s) => (s.last_review_date && s.last_review_date > d ? s.last_review_date : d),
+    "",
+  );
   const yearsOf = (id: string) => {
     const byYear = new Map<string, { count: number; sum: number; lowest: number }>();
     for (const m of months) {
