@@ -158,5 +158,6 @@ export function findColumns(
 }
 
 export function describeMissing(field: Field): string {
-  return `no column holds the ${field === "author" ? "reviewer's name" : field}: expected a header such as ${NAMES[field].slice(0, 4).join(", ")}, or --map ${field}=Header`;
+  const what = field === "author" ? "reviewer's name" : field;
+  return `no column holds the ${what}: expected a header such as ${NAMES[field].slice(0, 4).join(", ")}, or --map ${field}=Header`;
 }

@@ -48,13 +48,14 @@ export function ownerReportHtml(name: string, report: Report, baseUrl: string): 
         `${html(t.praised ?? "")}</td><td>${html(t.complaints ?? "")}</td></tr>`,
     )
     .join("\n");
+  const upTo = report.newest ? html(longDate(report.newest)) : "now";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>Owner report: ${html(name)}</title>
 <style>${STYLE}</style></head>
 <body>
 <h1>Owner report: ${html(name)}</h1>
-<p>Reviews up to ${report.newest ? html(longDate(report.newest)) : "now"} (the newest review's date). Not published: for the owner only. A flag needs at
+<p>Reviews up to ${upTo} (the newest review's date). Not published: for the owner only. A flag needs at
 least ${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
 <h2>Needs attention</h2>
 <ul>

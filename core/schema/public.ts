@@ -38,7 +38,7 @@ export const PublicReview = z.strictObject({
       "Where the customer wrote it: google (the Business Profile) or csv (the business's survey); absent when the owner wrote it in",
     ),
   verified: Verified.optional().describe(
-    "How the business knows the reviewer was a customer: by visit, matched to the day of a visit in its jobs records; by owner, vouched for",
+    "How the business knows the reviewer was a customer: by visit, matched to a visit of its jobs records (its day); by owner, vouched for",
   ),
 });
 
