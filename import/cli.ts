@@ -118,6 +118,7 @@ function decide(
       const waiting = pending.records.filter((r) => r && !r.pending.dropped).map((r) => r!.id);
       problems.push({
         file: PENDING_FILE,
+        field: `--${how}`,
         value: id,
         expected: `expected the id of a pending review (${waiting.slice(0, 12).join(", ") || "none waits"})`,
       });
