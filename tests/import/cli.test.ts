@@ -232,6 +232,24 @@ describe("npm run import: a survey CSV verified against a jobs export", () => {
   });
 });
 
+describe("npm run import: the same review from two sources", () => {
+  it("keeps it once and reports the duplicate", async () => {
+    const f = await folder();
+    const file = join(f.work, "page.json");
+    const csv = join(f.work, "survey.csv");
+    await writeFile(file, page([google("g1")]));
+    await writeFile(
+      csv,
+      "date,name,rating,review\n2026-03-04,Maria G.,5,Dana came out the next day and the ants are gone from the kitchen!\n",
+    );
+    const run = await importing(f, [file, csv]);
+    expect(run.code).toBe(0);
+    const [kept] = await reviewsIn(f.data);
+    expect(await reviewsIn(f.data)).toHaveLength(1);
+    expect(run.stdout).toContain(`duplicates (the same review from another source, kept once): 1\n  - ${csv} row 2: same as ${kept!.id}`);
+  });
+});
+
 describe("npm run import: a bad file", () => {
   it("names every problem of every file and writes nothing", async () => {
     const f = await folder();
