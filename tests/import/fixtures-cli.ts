@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { cp, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { expect } from "vitest";
 import { SYNTHETIC, tempDir } from "../../harness/data.ts";
 import { startSidecar } from "../../harness/sidecar.ts";
 import { runBuild, runCommand, type Run } from "../helpers/run.ts";
@@ -46,6 +47,19 @@ export function runImport(business: Business, args: string[]): Promise<Run> {
   const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   if (!scripts.import) throw new Error("package.json has no import script: `npm run import` is issue 53's");
   return runCommand("npm", ["run", "--silent", "import", "--", ...args], settings(business));
+}
+
+/** `npm run import -- ARGS`, which must succeed: its exit code checked, with what it printed when it is not 0. */
+export async function importOk(business: Business, args: string[]): Promise<Run> {
+  const run = await runImport(business, args);
+  expect(run.code, printed(run)).toBe(0);
+  return run;
+}
+
+/** `npm run build` of the business, which must succeed. */
+export async function buildOk(business: Business): Promise<void> {
+  const run = await buildBusiness(business);
+  expect(run.code, printed(run)).toBe(0);
 }
 
 /** `npm run build` of the business into its dist/, with its own cache (the previous state the build keeps). */

@@ -5,17 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Run } from "../helpers/run.ts";
-import {
-  buildBusiness,
-  businessCopy,
-  fixture,
-  getJson,
-  printed,
-  publishedLines,
-  runImport,
-  type Business,
-  type Line,
-} from "./fixtures-cli.ts";
+import { buildOk, businessCopy, fixture, getJson, publishedLines, importOk, type Business, type Line } from "./fixtures-cli.ts";
 import { FIRST_FILES, JOBS, googleReview, googleReviews } from "./fixtures-expected.ts";
 
 const LATER = fixture("google-reviews-later.json");
@@ -24,17 +14,6 @@ const MARK = googleReview("tracked mud all through").reviewId;
 const TOM = googleReview("Found 3 in the garage").reviewId;
 const DEREK = googleReview("Bit pricey for a spray").reviewId;
 const byGoogleId = (lines: Line[], id: string) => lines.find((l) => l.source?.platform === "google" && l.source.id === id);
-
-async function importOk(business: Business, args: string[]): Promise<Run> {
-  const run = await runImport(business, args);
-  expect(run.code, printed(run)).toBe(0);
-  return run;
-}
-
-async function build(business: Business): Promise<void> {
-  const run = await buildBusiness(business);
-  expect(run.code, printed(run)).toBe(0);
-}
 
 interface Since {
   changed: Line[];
@@ -53,11 +32,11 @@ describe("importing a later full Google export", () => {
     await importOk(business, ["--jobs", JOBS, ...FIRST_FILES]);
     first = await publishedLines(business.data);
     // Built once before, as a deployed site was: the build then knows what was published.
-    await build(business);
+    await buildOk(business);
     sinceBefore = (await getJson(business, "/api/reviews/since/2026-11-19")) as unknown as Since;
     run = await importOk(business, ["--jobs", JOBS, LATER]);
     after = await publishedLines(business.data);
-    await build(business);
+    await buildOk(business);
     sinceAfter = (await getJson(business, "/api/reviews/since/2026-11-19")) as unknown as Since;
   });
 
@@ -107,7 +86,7 @@ describe("importing a later full Google export", () => {
     beforeAll(async () => {
       await importOk(business, ["--jobs", JOBS, "--withdraw-missing", LATER]);
       withdrawn = await publishedLines(business.data);
-      await build(business);
+      await buildOk(business);
       since = (await getJson(business, "/api/reviews/since/2026-09-01")) as unknown as Since;
     });
 
