@@ -123,6 +123,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     progress("replacing the previous dist/");
     if (pages.carried) await pages.carryInto(staging, distDir);
     await swapIn(staging, distDir);
+    await source.remember(written.files["/reviews.json"]!.etag);
     await reporting;
     await pages.remember(distDir);
     return { manifest: written, reviews: head.aggregate_rating.review_count, withdrawn: head.withdrawn.length, notices: source.notices };

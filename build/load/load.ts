@@ -11,7 +11,8 @@ import { Business, Review, Service, ServiceArea, Technician } from "../../core/s
 import { DataError, type Problem } from "./problems.ts";
 import type { BuildCache } from "../cache/cache.ts";
 import { digestsOf, hashFile, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
-import { stamp, unflagged } from "./unflagged.ts";
+import { unflagged } from "./unflagged.ts";
+import { readBuildRecord, writeBuildRecord } from "./record.ts";
 import { readLines, repeatedIds, textsOf } from "./review-lines.ts";
 import { DATA_FILES, nowIn, readList, readRecord } from "./validate.ts";
 
@@ -35,6 +36,8 @@ export interface SourceData {
   reviews(months?: ReadonlySet<string>): Promise<Line[]>;
   /** What the build did or could not check that its author should know (printed with its result). */
   notices: string[];
+  /** Note in the build's record that this build's dist/ holds reviews.json with this ETag (build/load/record.ts). */
+  remember(etag: string): Promise<void>;
 }
 
 export interface Line {
@@ -45,12 +48,8 @@ export interface Line {
 /** Most problems printed; the rest are counted, so a wholly broken file does not flood a terminal. */
 const MAX_PROBLEMS = 200;
 
-export async function loadData(
-  dir: string,
-  onProgress?: (reviews: number) => void,
-  cache?: BuildCache,
-  notices: string[] = [],
-): Promise<SourceData> {
+export async function loadData(dir: string, onProgress?: (reviews: number) => void, cache?: BuildCache): Promise<SourceData> {
+  const notices: string[] = [];
   const problems: Problem[] = [];
   const name = (file: string) => {
     const path = relative(process.cwd(), join(dir, file));
@@ -71,10 +70,10 @@ export async function loadData(
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
   const now = nowIn(business?.time_zone);
   // A line seen before was checked against these lists: with others, every line is read again.
-  // They are also the record of what was published from this folder (build/load/unflagged.ts), kept per folder.
   const inputs = [resolve(dir), ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n");
   const store = cache?.dir ? cache.store<Record<string, FileLines>>("lines", inputs) : undefined;
   const kept = await store?.get();
+  const record = cache?.dir ? await readBuildRecord(cache.dir, dir) : undefined;
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(
     (names) => names.filter((n) => n.endsWith(".jsonl")).sort(),
@@ -88,8 +87,6 @@ export async function loadData(
   const keep: Record<string, FileLines> = {};
   /** Per file, its first line not seen by the previous build: none (its length) when it is the same, undefined when it was read whole. */
   const added: (number | undefined)[] = [];
-  /** Per file, whether it was read whole: only such a file can hide an edit or a deleted line. */
-  const rewritten: boolean[] = [];
   let count = 0;
   for (const fileName of files) {
     const path = join(reviewDir, fileName);
@@ -100,7 +97,6 @@ export async function loadData(
     // A file seen before is known; one that grew (new reviews added at its end) is read from where it ended.
     const lines = same ? unpack(before) : await readLines(path, file, before, known, now, problems, hashed?.grew);
     added.push(same ? lines.ids.length : lines.from);
-    rewritten.push(!same && lines.from === undefined);
     read.push(lines);
     names.push(file);
     if (hashed) keep[fileName] = same ? before : pack(hashed, lines);
@@ -118,14 +114,15 @@ export async function loadData(
       expected: `expected a unique id; ${at} has it already`,
     });
   }
-  const found = kept && unflagged(kept, files, read, rewritten);
+  const time = `${new Date(now.time).toISOString().slice(0, 19)}Z`;
+  const found = unflagged(record, files, read, { time, day: now.day });
   // A line refused above still holds its review: not gone, only broken (its own problem says how).
   const refused = new Set(problems.map((p) => /\((.+)\)$/.exec(p.record ?? "")?.[1]));
-  for (const { file, id } of found?.gone ?? []) {
+  for (const { file, id } of found.gone) {
     if (refused.has(id)) continue;
     const expected =
-      `the last build published ${id} and no file holds it now: to take a review down, keep its line ` +
-      `and add "withdrawn": {"at": "${new Date(now.time).toISOString().slice(0, 19)}Z", "reason": ` +
+      `the last deploy published ${id} and no file holds it now: to take a review down, keep its line ` +
+      `and add "withdrawn": {"at": "${time}", "reason": ` +
       `"…"}, so that since lists it as removed`;
     problems.push({ file: name(join(DATA_FILES.reviews, file)), record: id, expected });
   }
@@ -142,35 +139,46 @@ export async function loadData(
       shown.push({ file: name("."), expected: `${problems.length - MAX_PROBLEMS} more problems not shown` });
     throw new DataError(shown);
   }
-  // Once: the second reading, of the stamped files, finds the changes said (notices holds them).
-  if (found?.edits.length && notices.length === 0) {
-    // Written into the data, so that data/ stays the whole truth: the next build, clean or not, publishes the same.
-    const time = `${new Date(now.time).toISOString().slice(0, 19)}Z`;
-    for (const [f, file] of files.entries()) {
-      const edits = found.edits
-        .filter((e) => e.file === f)
-        .map((e) => ({ ...e, reply: e.reply && read[f]!.parsed.get(e.line)?.response?.date !== now.day }));
-      if (edits.length === 0) continue;
-      await stamp(join(reviewDir, file), edits, time, now.day);
-      for (const e of edits) {
-        const what = e.reply
-          ? `its reply changed without a new response.date: set to ${now.day}`
-          : `its text, stars or reply changed without a new "updated": set to ${time}`;
-        notices.push(`${names[f]} line ${e.line + 1} (${e.id}): ${what}, so that since lists it as changed`);
-      }
-    }
-    return loadData(dir, onProgress, cache, notices);
+  for (const { file: f, line, id, noticed } of found.fresh) {
+    const what = noticed.answered
+      ? `its reply changed without a new response.date: published as answered on ${noticed.answered}`
+      : `its text, stars or reply changed without a new "updated": published as updated at ${noticed.updated}`;
+    notices.push(`${names[f]} line ${line + 1} (${id}): ${what} (kept in the build's record, the data left as it is)`);
   }
-  if (!kept)
+  if (!record?.deployed)
     notices.push(
-      "no earlier build's record to compare with (a first build, the cache off, or new lists or " +
-        'build code): a review edited without "updated", or a line deleted, cannot be noticed this time',
+      "no deploy of this data folder is recorded (`npm run hub:ping` records one after a deploy; the cache off or new): " +
+        'a published review edited without "updated", or deleted, cannot be noticed this time',
     );
   store?.set(keep);
 
+  // A review the build dated (its record) is another line than the data's: its hash says so.
+  const overlaid = read.map((lines) => {
+    let any = false;
+    lines.ids.forEach((id, i) => {
+      const dated = found.dated.get(id);
+      if (!dated || !lines.months[i]) return;
+      lines.hashes[i] = `${lines.hashes[i]} ${dated.updated ?? "-"} ${dated.answered ?? "-"}`;
+      any = true;
+    });
+    return any;
+  });
+  const folder = resolve(dir);
+  const remember = async (etag?: string) => {
+    if (cache?.dir)
+      await writeBuildRecord(cache.dir, {
+        folder,
+        built: { said: found.said, etag },
+        deployed: record?.deployed,
+        noticed: Object.fromEntries(found.dated),
+      });
+  };
+  await remember();
+
   const months = new Map<string, { count: number; digests: string[] }>();
   read.forEach((lines, f) => {
-    for (const [month, { count, digest }] of Object.entries(keep[files[f]!]?.digests ?? digestsOf(lines))) {
+    const digests = overlaid[f] ? digestsOf(lines) : (keep[files[f]!]?.digests ?? digestsOf(lines));
+    for (const [month, { count, digest }] of Object.entries(digests)) {
       const entry = months.get(month) ?? months.set(month, { count: 0, digests: [] }).get(month)!;
       entry.count += count;
       entry.digests.push(`${files[f]} ${digest}`);
@@ -186,7 +194,13 @@ export async function loadData(
       for (const i of indices) {
         // A line parsed by this build is its record; one seen before is parsed again, through the
         // schema unless the schema takes it as it is.
-        const review = lines.parsed.get(i) ?? (lines.verbatim[i] ? (JSON.parse(texts[i]!) as Review) : Review.parse(JSON.parse(texts[i]!)));
+        const read = lines.parsed.get(i) ?? (lines.verbatim[i] ? (JSON.parse(texts[i]!) as Review) : Review.parse(JSON.parse(texts[i]!)));
+        const dated = found.dated.get(read.id);
+        const review = !dated
+          ? read
+          : dated.answered && read.response
+            ? { ...read, response: { ...read.response, date: dated.answered } }
+            : { ...read, updated: dated.updated };
         // Handed over, not kept: held here for the rest of the build, a large data folder's records
         // would stay in memory to its end (asked for again, the line is read from its file).
         lines.parsed.delete(i);
@@ -204,5 +218,6 @@ export async function loadData(
     withdrawn,
     reviews,
     notices,
+    remember,
   };
 }

@@ -1,13 +1,14 @@
 /**
- * Changes the data's author did not flag, found against what the previous build published (its
- * kept lines, build/cache/lines.ts). Contract: a review whose text, rating or reply changed
+ * Changes the data's author did not flag, found against what the last deploy published (the
+ * build's record, build/load/record.ts). Contract: a review whose text, rating or reply changed
  * without a new `updated` is treated as changed, and a published review missing from the data is
- * a data error, since `since` could not tell an incremental client about either.
+ * a data error, since `since` could not tell an incremental client about either. The build dates
+ * such an edit in its record and in its outputs, never in the data.
  */
 import { hash } from "node:crypto";
-import { readFile, rename, writeFile } from "node:fs/promises";
 import type { Review } from "../../core/schema/records.ts";
-import type { FileLines, Read } from "../cache/lines.ts";
+import type { Read } from "../cache/lines.ts";
+import type { DataRecord, Noticed } from "./record.ts";
 
 /** What a review says (its text and stars; its reply) and when it says that last changed, as one string. */
 export function saidOf(review: Review): string {
@@ -18,48 +19,50 @@ export function saidOf(review: Review): string {
 }
 
 export interface Unflagged {
-  /**
-   * Lines (0-based) whose review changed without saying when: its text or stars (`updated` is
-   * due), or only its reply (`response.date`).
-   */
-  edits: { file: number; line: number; id: string; reply: boolean }[];
-  /** Reviews the previous build published that no file holds now, with the file that held them. */
+  /** Reviews the last deploy published that no file holds now, with the file that held them. */
   gone: { file: string; id: string }[];
+  /** Edits noticed by this build (dated now), by the line that holds them. */
+  fresh: { file: number; line: number; id: string; noticed: Noticed }[];
+  /** Every published review's change time given by the build (this one or an earlier one), by id. */
+  dated: Map<string, Noticed>;
+  /** This build's published reviews, for the record: the file that holds each, and what it says. */
+  said: Record<string, [string, string]>;
 }
 
 /**
- * The unflagged changes of this build's `read` files (named `files`) against the previous
- * build's `kept` ones. Only a file rewritten since then can hide one: a file unchanged, or one
- * that grew by lines added at its end, has every line it had.
+ * The changes nobody dated of this build's `read` files (named `files`), against the last
+ * deployed build in `record`: a published review whose words or stars changed without a later
+ * `updated` is dated `time`, one whose reply alone changed without a later date `day`, and the
+ * time is kept in the record for as long as the review says the same.
  */
 export function unflagged(
-  kept: Record<string, FileLines>,
+  record: DataRecord | undefined,
   files: readonly string[],
   read: readonly Read[],
-  rewritten: readonly boolean[],
+  now: { time: string; day: string },
 ): Unflagged {
-  const found: Unflagged = { edits: [], gone: [] };
-  const removedFiles = Object.keys(kept).filter((name) => !files.includes(name));
-  if (!rewritten.some(Boolean) && removedFiles.length === 0) return found;
-  const before = new Map<string, { said: string; file: string }>();
-  for (const [name, lines] of Object.entries(kept)) {
-    const ids = lines.ids.split("\n");
-    const said = lines.said.split("\n");
-    const months = lines.months.split("\n");
-    ids.forEach((id, i) => id && months[i] && before.set(id, { said: said[i]!, file: name }));
-  }
-  const now = new Set<string>();
-  read.forEach((lines, f) => {
+  const found: Unflagged = { gone: [], fresh: [], dated: new Map(), said: {} };
+  const deployed = record?.deployed ?? {};
+  const present = new Set<string>();
+  read.forEach((lines, f) =>
     lines.ids.forEach((id, i) => {
       if (!id) return;
-      now.add(id);
-      const was = before.get(id);
-      if (!rewritten[f] || !was || !lines.parsed.has(i) || !lines.months[i]) return;
-      const edit = unsaid(was.said, lines.said[i]!);
-      if (edit) found.edits.push({ file: f, line: i, id, reply: edit === "reply" });
-    });
-  });
-  for (const [id, { file }] of before) if (!now.has(id)) found.gone.push({ file, id });
+      present.add(id);
+      if (!lines.months[i]) return;
+      const said = lines.said[i]!;
+      found.said[id] = [files[f]!, said];
+      const before = record?.noticed[id];
+      if (before?.said === said) return void found.dated.set(id, before);
+      const was = deployed[id];
+      const edit = was && unsaid(was[1], said);
+      if (!edit) return;
+      // A reply already dated today cannot be dated again by its date: the review is then updated.
+      const noticed = edit === "reply" && said.split(" ")[3] !== now.day ? { said, answered: now.day } : { said, updated: now.time };
+      found.dated.set(id, noticed);
+      found.fresh.push({ file: f, line: i, id, noticed });
+    }),
+  );
+  for (const [id, [file]] of Object.entries(deployed)) if (!present.has(id)) found.gone.push({ file, id });
   return found;
 }
 
@@ -72,21 +75,4 @@ function unsaid(before: string, after: string): "text" | "reply" | undefined {
   if (words !== words2) return "text";
   if (reply !== reply2 && !later(answered!, answered2!)) return "reply";
   return undefined;
-}
-
-/**
- * Write the change times the author left out into the review files: `updated` (now) for a
- * changed text or rating, `response.date` (today) for a changed reply. Each line is written back
- * as JSON with its members in their order; the other lines are left byte for byte.
- */
-export async function stamp(path: string, lines: { line: number; reply: boolean }[], time: string, day: string): Promise<void> {
-  const parts = (await readFile(path, "utf8")).split(/(\r\n|\n|\r)/);
-  for (const { line, reply } of lines) {
-    const record = JSON.parse(parts[line * 2]!) as Record<string, unknown> & { response?: { date: string } };
-    if (reply && record.response) record.response.date = day;
-    else record.updated = time;
-    parts[line * 2] = JSON.stringify(record);
-  }
-  await writeFile(`${path}.stamping`, parts.join(""));
-  await rename(`${path}.stamping`, path);
 }

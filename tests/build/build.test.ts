@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../core/dist/manifest.ts";
 import { localMidnight } from "../../core/local-time.ts";
 import { copyOfRepoData, editReview, REPO_DATA, review, smallData, tempDir } from "../../harness/data.ts";
-import { runBuild } from "../helpers/run.ts";
+import { runBuild, userEnv } from "../helpers/run.ts";
+import { recordDeploy } from "../../build/load/record.ts";
 
 const BASE = "https://reviews.valleyshield.example";
 const read = (dir: string, file: string) => readFile(join(dir, file), "utf8");
@@ -192,6 +193,8 @@ describe("build determinism and ETags", () => {
       return Object.fromEntries(Object.entries(m.files).map(([p, f]) => [p, f.etag]));
     };
     const before = await etags();
+    // Deployed (hub:ping's step): its reviews are published, and an edit nobody dated is noticed.
+    await recordDeploy(userEnv().BUILD_CACHE_DIR!, data, dist);
     // The oldest review is in reviews.json only (the feeds hold the 50 newest); its new words
     // are a new aspect mention, which insights.json cites.
     await editReview(join(data, "reviews/2025.jsonl"), "r-00", (r) => ({ ...r, text: "Edited: the ants came back a week later." }));
@@ -201,7 +204,7 @@ describe("build determinism and ETags", () => {
       .sort();
     expect(changedOld).toEqual(expect.arrayContaining(["/insights.json", "/reviews.json"]));
     // The insights page quotes the newest mentions, so it may change too; the build dates the
-    // unflagged edit (its line gets "updated"), so the sitemap's lastmod does; nothing else changes.
+    // unflagged edit (its record gives it "updated"), so the sitemap's lastmod does; nothing else changes.
     expect(changedOld).toContain("/sitemap.xml");
     expect(changedOld.filter((p) => !["/insights.json", "/insights/index.html", "/reviews.json", "/sitemap.xml"].includes(p))).toEqual([]);
     // The newest review is also in both feeds, on the home page, on the first page of the
