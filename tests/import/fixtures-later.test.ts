@@ -64,7 +64,7 @@ describe("importing a later full Google export", () => {
   it("reports the review gone from the export and keeps it without --withdraw-missing", () => {
     const derek = byGoogleId(after, DEREK);
     expect(derek?.withdrawn).toBeUndefined();
-    // TODO(lead): the report's wording is open; assumed it names the missing review by its id,
+    // Written before the importer, so loose on purpose: the report's wording is open; assumed it names the missing review by its id,
     // its Google id or its author.
     expect(
       [derek!.id, DEREK, "Derek Olsen"].some((name) => run.stdout.includes(name)),
