@@ -1,8 +1,8 @@
 /**
- * `npm run init -- --name NAME --time-zone ZONE --phone PHONE --email EMAIL --address "STREET, TOWN, REGION POSTCODE[, COUNTRY]"
- * [--description TEXT]`: a valid business.json and empty lists in an empty DATA_DIR, so that
- * `npm run import` can follow. The site shows the phone, email and address on every page, so
- * business.json requires them (core/schema/records.ts).
+ * `npm run init -- --name NAME --time-zone ZONE [--phone PHONE] [--email EMAIL]
+ * [--address "STREET, TOWN, REGION POSTCODE[, COUNTRY]"] [--description TEXT]`: a valid business.json
+ * and empty lists in an empty DATA_DIR, so that `npm run import` can follow. The site shows the
+ * phone, email and address it is given; any left out can be added to business.json later.
  */
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -36,20 +36,20 @@ async function main(argv: string[]): Promise<string> {
     },
   });
   const dir = process.env.DATA_DIR || "data";
-  const missing = (["name", "time-zone", "phone", "email", "address"] as const).filter((k) => !values[k]);
-  if (missing.length)
-    throw new Error(`init needs ${missing.map((k) => `--${k}`).join(", ")} (business.json requires them: the site shows them)`);
+  const missing = (["name", "time-zone"] as const).filter((k) => !values[k]);
+  if (missing.length) throw new Error(`init needs ${missing.map((k) => `--${k}`).join(" and ")}`);
   const existing = await readdir(dir).catch(() => []);
   if (existing.length > 0)
     throw new Error(`${dir} is not empty (${existing.slice(0, 5).join(", ")}): init writes only into an empty DATA_DIR`);
-  const address = readAddress(values.address!);
-  if (!address) throw new Error(`--address = ${JSON.stringify(values.address)}: expected "STREET, TOWN, REGION POSTCODE[, COUNTRY]"`);
+  const address = values.address === undefined ? undefined : readAddress(values.address);
+  if (values.address !== undefined && !address)
+    throw new Error(`--address = ${JSON.stringify(values.address)}: expected "STREET, TOWN, REGION POSTCODE[, COUNTRY]"`);
   const business = {
     name: values.name!,
     description: values.description ?? `Verified reviews from the customers of ${values.name}.`,
-    telephone: values.phone!,
-    email: values.email!,
-    address,
+    ...(values.phone && { telephone: values.phone }),
+    ...(values.email && { email: values.email }),
+    ...(address && { address }),
     opening_hours: [],
     time_zone: values["time-zone"]!,
     updated: toUtc(new Date().toISOString()),

@@ -63,8 +63,9 @@ were checked the same way, and those found wrong were left out.</p>
 <p>Everything here is public and free to use without an account: you may read, copy, cache and quote the reviews and the
 figures, in people's tools and in machines', as long as you say where they come from and link to the review (each has its
 own permanent address). The reviews are the customers' own words, published by ${html(business.name)} with their consent;
-do not present them as written about anyone else, or change what they say. For any other use, ask us at
-<a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
+do not present them as written about anyone else, or change what they say.${
+    business.email ? ` For any other use, ask us at\n<a href="mailto:${html(business.email)}">${html(business.email)}</a>.` : ""
+  }</p>
 </section>`;
   return page({
     baseUrl,

@@ -7,6 +7,14 @@ export const data = { permalink: "/index.html" };
 const DAYS: Record<string, string> = { Mo: "Mon", Tu: "Tue", We: "Wed", Th: "Thu", Fr: "Fri", Sa: "Sat", Su: "Sun" };
 
 /** " · Mon–Fri 07:00–18:00, Sat 08:00–12:00", from the opening hours. */
+/** How to book: by phone, by email, or both, as the business gives them. */
+function book({ telephone, email }: SiteData["dataset"]["business"]): string {
+  const write = email && `write to <a href="mailto:${html(email)}">${html(email)}</a>`;
+  if (telephone)
+    return `<p class="book"><a class="button" href="tel:${html(telephone)}">Call ${html(telephone)} to book</a>${write ? ` or\n${write}` : ""}.</p>`;
+  return write ? `<p class="book">To book, ${write}.</p>` : "";
+}
+
 function hours(list: { days: string[]; opens: string; closes: string }[]): string {
   const spans = list.map((h) => {
     const days = h.days.length > 2 ? `${DAYS[h.days[0]!]}–${DAYS[h.days.at(-1)!]}` : h.days.map((d) => DAYS[d]).join(", ");
@@ -45,10 +53,13 @@ export function render({ dataset, feed, baseUrl }: SiteData): string {
   };
   const body = `<h1>${html(business.name)}</h1>
 <p class="lead">${html(business.description)}</p>
-<p class="book"><a class="button" href="tel:${html(business.telephone)}">Call ${html(business.telephone)} to book</a> or
-write to <a href="mailto:${html(business.email)}">${html(business.email)}</a>.</p>
-<p class="contact">${html(business.address.street)}, ${html(business.address.locality)},
-${html(business.address.region)} ${html(business.address.postal_code)}${hours(business.opening_hours)}</p>
+${book(business)}
+<p class="contact">${
+    business.address
+      ? `${html(business.address.street)}, ${html(business.address.locality)},
+${html(business.address.region)} ${html(business.address.postal_code)}`
+      : ""
+  }${hours(business.opening_hours)}</p>
 
 <section aria-labelledby="rating">
 <h2 id="rating">Rating</h2>

@@ -182,14 +182,21 @@ ${f.head ?? ""}${f.type ? jsonLd(pageLd(f, f.type)) : ""}</head>
 ${f.body}
 </main>
 <footer class="site">
-<p>${html(f.business.name)} · <a href="tel:${html(f.business.telephone)}">${html(f.business.telephone)}</a> · <a
-href="mailto:${html(f.business.email)}">${html(f.business.email)}</a></p>
+<p>${[html(f.business.name), ...contactLinks(f.business)].join(" · ")}</p>
 <p>For developers: every review as open data, feeds, a JSON API and an MCP endpoint, no account needed: <a
 href="${f.baseUrl}${DEVELOPERS_PATH}"${f.path === DEVELOPERS_PATH ? ' aria-current="page"' : ""}>API and data</a>.</p>
 </footer>
 </body>
 </html>
 `;
+}
+
+/** The business's phone and email as links, those it gives. */
+export function contactLinks(business: Pick<PublicBusiness, "telephone" | "email">): string[] {
+  return [
+    ...(business.telephone ? [`<a href="tel:${html(business.telephone)}">${html(business.telephone)}</a>`] : []),
+    ...(business.email ? [`<a href="mailto:${html(business.email)}">${html(business.email)}</a>`] : []),
+  ];
 }
 
 export function businessLd(business: PublicBusiness, baseUrl: string) {
@@ -202,14 +209,16 @@ export function businessLd(business: PublicBusiness, baseUrl: string) {
     telephone: business.telephone,
     email: business.email,
     priceRange: business.price_range,
-    address: {
-      "@type": "PostalAddress",
-      streetAddress: business.address.street,
-      addressLocality: business.address.locality,
-      addressRegion: business.address.region,
-      postalCode: business.address.postal_code,
-      addressCountry: business.address.country,
-    },
+    ...(business.address && {
+      address: {
+        "@type": "PostalAddress",
+        streetAddress: business.address.street,
+        addressLocality: business.address.locality,
+        addressRegion: business.address.region,
+        postalCode: business.address.postal_code,
+        addressCountry: business.address.country,
+      },
+    }),
     ...(business.geo && { geo: { "@type": "GeoCoordinates", latitude: business.geo.latitude, longitude: business.geo.longitude } }),
   };
 }

@@ -88,15 +88,18 @@ function isTimeZone(zone: string): boolean {
 export const Business = z.strictObject({
   name: Text,
   description: Text,
-  telephone: Text,
-  email: z.email(),
-  address: z.strictObject({
-    street: Text,
-    locality: Text,
-    region: Text,
-    postal_code: Text,
-    country: z.string().regex(/^[A-Z]{2}$/, { error: "expected an ISO 3166 two-letter country code" }),
-  }),
+  /** How customers reach the business: each optional (a business just set up by `npm run init` may have none yet). */
+  telephone: Text.optional(),
+  email: z.email().optional(),
+  address: z
+    .strictObject({
+      street: Text,
+      locality: Text,
+      region: Text,
+      postal_code: Text,
+      country: z.string().regex(/^[A-Z]{2}$/, { error: "expected an ISO 3166 two-letter country code" }),
+    })
+    .optional(),
   geo: z.strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
   opening_hours: z.array(OpeningHours),
   founded: z.int().min(1800).max(2100).optional(),

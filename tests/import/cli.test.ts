@@ -331,4 +331,26 @@ describe("npm run init", () => {
     expect(built.stderr).toBe("");
     expect(JSON.parse(await readFile(join(work, "dist", "reviews.json"), "utf8")).reviews).toHaveLength(1);
   });
+
+  it("needs only a name and a time zone: the pages leave out the phone, email and address it was not given", async () => {
+    const work = await tempDir();
+    const data = join(work, "data");
+    const init = await runScript("import/init.ts", ["--name", "Elm Pest", "--time-zone", "America/Denver"], { DATA_DIR: data });
+    expect(init.stderr).toBe("");
+    expect(init.code).toBe(0);
+    const business = JSON.parse(await readFile(join(data, "business.json"), "utf8"));
+    expect(business).not.toHaveProperty("telephone");
+    expect(business).not.toHaveProperty("address");
+    const missing = await runScript("import/init.ts", ["--name", "Elm Pest"], { DATA_DIR: join(work, "other") });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("--time-zone");
+    const file = join(work, "page.json");
+    await writeFile(file, page([google("g1")]));
+    expect((await runScript("import/cli.ts", [file], { DATA_DIR: data, IMPORT_REPORT: join(work, "import.txt") })).code).toBe(0);
+    const built = await runBuild(data, join(work, "dist"), SYNTHETIC);
+    expect(built.stderr).toBe("");
+    const home = await readFile(join(work, "dist", "index.html"), "utf8");
+    expect(home).toContain("Elm Pest");
+    expect(home).not.toMatch(/tel:|mailto:|undefined/);
+  });
 });

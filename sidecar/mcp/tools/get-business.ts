@@ -39,8 +39,13 @@ export const getBusiness = defineTool({
         `${business.name}: ${business.description}`,
         `Rating ${aggregate_rating.rating_value}/5 from ${aggregate_rating.review_count} verified ` +
           `reviews (${[5, 4, 3, 2, 1].map((s) => `${s}★ ${aggregate_rating.rating_counts[String(s) as "5"]}`).join(", ")}).`,
-        `Phone ${business.telephone}, ${business.email}; ${business.address.street}, ` +
-          `${business.address.locality}, ${business.address.region}.`,
+        [
+          business.telephone && `Phone ${business.telephone}`,
+          business.email,
+          business.address && `${business.address.street}, ${business.address.locality}, ${business.address.region}`,
+        ]
+          .filter(Boolean)
+          .join("; ") + ".",
         `Services: ${business.services.map((s) => `${s.name} (${s.id})`).join("; ")}.`,
         `Technicians: ${business.technicians.map((t) => `${t.name} (${t.id})`).join("; ")}.`,
         `Areas: ${business.service_areas.map((a) => a.name).join(", ")}.`,
