@@ -9,7 +9,8 @@ import { H3, HTTPError, type H3Event, type HTTPMethod } from "h3";
 import type { BundleRef } from "./bundle.ts";
 import { preflight } from "./http/cors.ts";
 import type { Handler, Methods } from "./http/handler.ts";
-import { errorResponse, malformedUrl, methodNotAllowed } from "./http/errors.ts";
+import { errorResponse, invalidParameters, malformedUrl, methodNotAllowed } from "./http/errors.ts";
+import { issuesOf } from "./http/query.ts";
 import { malformedParts } from "./http/url.ts";
 import { VERSION } from "../core/api/openapi.ts";
 import { defineOpenApiRoute } from "./routes/openapi.ts";
@@ -42,6 +43,9 @@ export function createApp(deps: AppDeps): H3 {
     // A malformed URL is answered below, naming the part that does not decode (http/url.ts).
     allowMalformedURL: true,
     onError(error: HTTPError, event: H3Event) {
+      // A refused parameter (h3's getValidatedQuery and the like) is named, as every 400 names it.
+      const issues = issuesOf(error);
+      if (issues) return invalidParameters(issues);
       // A client error h3 raises itself keeps the contract's body.
       if (error.status >= 400 && error.status < 500) return errorResponse(error.status, "bad_request", error.message);
       // The database being restarted is an outage to retry, not a fault in the request.
@@ -90,5 +94,5 @@ function register(app: H3, path: string, methods: Methods): void {
   for (const [method, handler] of handlers) {
     app.on(method, path, (event) => handler(event.req as Request, event.url, event.context.params ?? {}, event));
   }
-  app.all(path, (event) => (event.req.method === "OPTIONS" ? preflight(allow) : methodNotAllowed(event.req.method, allow)));
+  app.all(path, (event) => (event.req.method === "OPTIONS" ? preflight(event, allow) : methodNotAllowed(event.req.method, allow)));
 }

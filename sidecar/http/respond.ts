@@ -1,7 +1,10 @@
-/** Build JSON and file responses with the headers every read route shares. */
-import { FastResponse } from "srvx";
-import { CORS_HEADERS } from "./cors.ts";
-import { isNotModified, notModified, type Validators } from "./conditional.ts";
+/**
+ * JSON and file answers with the headers every read route shares: CORS, and conditional GET
+ * (RFC 9110 §13) by h3's handleCacheHeaders: If-None-Match, compared weakly, wins over
+ * If-Modified-Since, and a match is a 304 with the validators, the CORS headers and no body.
+ */
+import { handleCacheHeaders, HTTPResponse, noContent, type H3Event } from "h3";
+import { withCors } from "./cors.ts";
 
 /** A body read as it is sent (a large file, from the bundle's spill): its length, and a way to open it. */
 export interface Streamed {
@@ -13,30 +16,30 @@ export interface Representation {
   body: string | Buffer | Streamed;
   contentType: string;
   cacheControl: string;
-  validators?: Validators;
+  /** A strong tag: the content's hash. */
+  etag?: string;
+  /** Tags of other representations of the same content (its other codings): any of them revalidates it. */
+  sameAs?: readonly string[];
+  lastModified?: Date;
+  contentEncoding?: string;
+  /** Headers a 304 carries too (Vary, Link). */
   headers?: Record<string, string>;
 }
 
 /** A 200 with the representation, or a 304 when the request's validators match it. */
-export function represent(request: Request, r: Representation): Response {
-  const headers: Record<string, string> = {
-    "content-type": r.contentType,
-    "cache-control": r.cacheControl,
-    ...CORS_HEADERS,
-    ...r.headers,
-  };
-  if (r.validators) {
-    headers.etag = r.validators.etag;
-    if (r.validators.lastModified) headers["last-modified"] = r.validators.lastModified.toUTCString();
-    if (isNotModified(request.headers, r.validators)) return notModified(headers);
-  }
-  if (!(typeof r.body === "string" || Buffer.isBuffer(r.body))) {
-    // Sent as it is made, at the pace the client reads (srvx waits for the socket to drain).
-    headers["content-length"] = String(r.body.length);
-    return new FastResponse(request.method === "HEAD" ? null : (r.body.open() as unknown as BodyInit), { status: 200, headers });
-  }
+export function represent(event: H3Event, r: Representation): HTTPResponse {
+  withCors(event);
+  for (const [name, value] of Object.entries(r.headers ?? {})) event.res.headers.set(name, value);
+  const asked = event.req.headers.get("if-none-match");
+  const ifNoneMatch = asked && r.etag && r.sameAs?.reduce((tags, tag) => tags.replaceAll(tag, r.etag!), asked);
+  const cache = { etag: r.etag, modifiedTime: r.lastModified, cacheControls: [r.cacheControl], ifNoneMatch: ifNoneMatch || undefined };
+  if (handleCacheHeaders(event, cache)) return noContent(304);
+  const headers: Record<string, string> = { "content-type": r.contentType };
+  if (r.contentEncoding) headers["content-encoding"] = r.contentEncoding;
   // Encoded once: the length and the bytes sent come from the same buffer.
-  const bytes = typeof r.body === "string" ? Buffer.from(r.body) : r.body;
-  headers["content-length"] = String(bytes.byteLength);
-  return new FastResponse(request.method === "HEAD" ? null : (bytes as unknown as BodyInit), { status: 200, headers });
+  const body = typeof r.body === "string" ? Buffer.from(r.body) : r.body;
+  headers["content-length"] = String(Buffer.isBuffer(body) ? body.byteLength : body.length);
+  // A Streamed body is sent as it is made, at the pace the client reads (srvx waits for the socket to drain).
+  if (event.req.method === "HEAD") return new HTTPResponse(null, { status: 200, headers });
+  return new HTTPResponse(Buffer.isBuffer(body) ? (body as Uint8Array<ArrayBuffer>) : body.open(), { status: 200, headers });
 }

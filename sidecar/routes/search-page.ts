@@ -28,7 +28,11 @@ export function defineSearchPageRoute(ref: BundleRef, baseUrl: string) {
     let nextCursor: string | undefined;
     let refused = contradiction(asked);
     if (!refused) {
-      const params = parseQuery(asked, SearchParams);
+      // As getQuery reads a query: a repeated field's values in an array.
+      const query = Object.fromEntries(
+        [...asked.keys()].map((key) => [key, asked.getAll(key).length > 1 ? asked.getAll(key) : asked.get(key)!]),
+      );
+      const params = parseQuery(query, SearchParams);
       const result = params.ok ? searchReviews(bundle, params.value) : params;
       if (!result.ok) refused = refusal(result.issues);
       else {

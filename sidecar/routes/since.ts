@@ -4,21 +4,26 @@
  * withdrawn on or after it, so an incremental copy stays exact with one call. Conditional GET: the
  * ETag hashes the body; Last-Modified is the latest change the data records behind it.
  */
+import { getValidatedQuery, getValidatedRouterParams } from "h3";
 import { latest } from "../../core/dataset.ts";
 import type { BundleRef } from "../bundle.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { invalidParameters } from "../http/errors.ts";
-import { fromZod, parseQuery } from "../http/query.ts";
+import type { Handler } from "../http/handler.ts";
+import { refusedTogether, strictQuery } from "../http/query.ts";
 import { represent } from "../http/respond.ts";
 import { SincePath, SinceQuery } from "../../core/api/params.ts";
 import { pageResult, reviewsSince } from "../search/run.ts";
 
-export function defineSinceRoute(bundle: BundleRef) {
-  return (request: Request, url: URL, params: Record<string, string>): Response => {
-    const path = fromZod(SincePath.safeParse({ date: decodeURIComponent(params.date ?? "") }));
-    const query = parseQuery(url.searchParams, SinceQuery);
-    const issues = [...(path.ok ? [] : path.issues), ...(query.ok ? [] : query.issues)];
-    if (!path.ok || !query.ok) return invalidParameters(issues);
+export function defineSinceRoute(bundle: BundleRef): Handler {
+  const querySchema = strictQuery(SinceQuery);
+  return async (_request, _url, _params, event) => {
+    // Both checked before either refuses, so that one answer names every bad parameter.
+    const [path, query] = await Promise.allSettled([
+      getValidatedRouterParams(event, SincePath, { decode: true }),
+      getValidatedQuery(event, querySchema),
+    ]);
+    if (path.status === "rejected" || query.status === "rejected") throw refusedTogether(path, query);
     const current = bundle.current;
     const since = path.value.date;
     const result = reviewsSince(current, since, query.value.limit, query.value.cursor);
@@ -33,11 +38,12 @@ export function defineSinceRoute(bundle: BundleRef) {
       ...removed.map((w) => w.at),
       ...[...page.positions, ...changed].map((p) => current.index.changedAtPosition(p)),
     ]);
-    return represent(request, {
+    return represent(event, {
       body,
       contentType: "application/json",
       cacheControl: "public, max-age=60",
-      validators: { etag: strongEtag(body), lastModified: new Date(lastModified) },
+      etag: strongEtag(body),
+      lastModified: new Date(lastModified),
     });
   };
 }

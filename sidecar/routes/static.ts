@@ -3,6 +3,7 @@
  * manifest's strong ETag and Last-Modified, the precompressed copy the client accepts, and
  * WebSub discovery links on the three topics.
  */
+import { getValidatedQuery, type H3Event, type HTTPResponse } from "h3";
 import { FastResponse } from "srvx";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { names } from "../../views/html.ts";
@@ -11,48 +12,42 @@ import { identityOf, type Bundle, type BundleRef, type StaticFile } from "../bun
 import { discoveryLinks, TOPICS } from "../../core/urls.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { chooseEncoding } from "../http/encoding.ts";
-import { errorResponse, invalidParameters, notFound } from "../http/errors.ts";
+import { errorResponse, notFound } from "../http/errors.ts";
+import type { Handler } from "../http/handler.ts";
 import { represent } from "../http/respond.ts";
 import { themedPath, WIDGET_PATHS } from "../../core/widgets.ts";
 import { WidgetParams } from "../../core/api/params.ts";
-import { parseQuery } from "../http/query.ts";
+import { strictQuery } from "../http/query.ts";
 
-export function defineStaticRoute(bundle: BundleRef, baseUrl: string) {
-  return (request: Request, url: URL): Response | Promise<Response> => {
-    const path = widgetPath(url);
-    if (path instanceof Response) return path;
+export function defineStaticRoute(bundle: BundleRef, baseUrl: string): Handler {
+  const widgetQuery = strictQuery(WidgetParams);
+  return async (request, url, _params, event) => {
+    // A widget's address with `?theme=` is the copy built for that theme (views/widgets.ts); its
+    // query is held to search's rules, so an unknown, repeated or empty parameter is a 400 naming it.
+    const widget = WIDGET_PATHS.find((p) => p === url.pathname);
+    const path = widget ? themedPath(widget, (await getValidatedQuery(event, widgetQuery)).theme) : url.pathname;
     const file = findFile(bundle.current.files, path);
     if (!file && bundle.current.files.has(`${path}/index.html`)) return withSlash(url);
-    if (!file) return reviewPage(bundle, request, url);
+    if (!file) return reviewPage(bundle, event, url);
     const coding = chooseEncoding(request.headers.get("accept-encoding"), file.encoded);
     const headers: Record<string, string> = {};
     if (file.encoded.br || file.encoded.gzip) headers.vary = "Accept-Encoding";
-    if (coding) headers["content-encoding"] = coding;
     // The WebSub topics name their hub and themselves (WebSub §4, discovery).
     if (TOPICS.some((t) => t.path === file.path)) headers.link = discoveryLinks(baseUrl, `${baseUrl}${file.path}`);
     const tag = (c?: string) => (c ? `${file.etag.slice(0, -1)}-${c}"` : file.etag);
-    return represent(request, {
+    return represent(event, {
       body: coding ? file.encoded[coding]! : file.body,
       contentType: file.contentType,
       cacheControl: file.contentType.startsWith("text/html") ? "public, max-age=60" : "public, max-age=300",
       // Each coding is its own representation with its own strong tag (RFC 9110 §8.8.3);
       // any of them revalidates, since they all stand for the same bytes.
-      validators: { etag: tag(coding), alsoMatches: [tag(), tag("br"), tag("gzip")], lastModified: file.lastModified },
+      etag: tag(coding),
+      sameAs: [tag(), tag("br"), tag("gzip")],
+      lastModified: file.lastModified,
+      contentEncoding: coding,
       headers,
     });
   };
-}
-
-/**
- * A widget's address with `?theme=` is the copy built for that theme (views/widgets.ts). Its query
- * is read as search's is (parseQuery): an unknown, repeated or empty parameter, or a theme it does
- * not know, is a 400 naming it.
- */
-function widgetPath(url: URL): string | Response {
-  const widget = WIDGET_PATHS.find((p) => p === url.pathname);
-  if (!widget) return url.pathname;
-  const params = parseQuery(url.searchParams, WidgetParams);
-  return params.ok ? themedPath(widget, params.value.theme) : invalidParameters(params.issues);
 }
 
 const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
@@ -63,19 +58,20 @@ const REVIEW_PATH = /^\/reviews\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/?)$/;
  * are for the CDN: read from disk, they would come from whatever dist/ is there now, a newer one
  * not loaded yet or one refused (built for another BASE_URL), and not from the bundle served.
  */
-async function reviewPage(bundle: BundleRef, request: Request, url: URL): Promise<Response> {
+function reviewPage(bundle: BundleRef, event: H3Event, url: URL): Response | HTTPResponse {
   const current = bundle.current;
   const match = REVIEW_PATH.exec(url.pathname);
   const changed = match && current.index.changedAt(match[1]!);
-  if (!match || !changed) return missing(bundle, request, url, match?.[1]);
+  if (!match || !changed) return missing(bundle, event.req, url, match?.[1]);
   if (!match[2]) return withSlash(url);
   const review = current.index.review(match[1]!) as PublicReview;
   const body = Buffer.from(renderReviewPage(review, pageContext(current)));
-  return represent(request, {
+  return represent(event, {
     body,
     contentType: "text/html; charset=utf-8",
     cacheControl: "public, max-age=60",
-    validators: { etag: strongEtag(body), lastModified: new Date(changed) },
+    etag: strongEtag(body),
+    lastModified: new Date(changed),
   });
 }
 

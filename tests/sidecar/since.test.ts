@@ -67,6 +67,12 @@ describe.each([0, 1])("GET /api/reviews/since/{date} (target %i)", (t) => {
     expect((await res.json()).issues[0].path).toEqual(["rating"]);
   });
 
+  it("names a bad date and a bad query parameter in one answer", async () => {
+    const res = await get("/api/reviews/since/2025-02-30?rating=5");
+    expect(res.status).toBe(400);
+    expect((await res.json()).issues.map((i: { path: string[] }) => i.path[0])).toEqual(["date", "rating"]);
+  });
+
   it("supports conditional GET with the ETag and with Last-Modified", async () => {
     const path = "/api/reviews/since/2026-01-01";
     const first = await get(path);

@@ -193,6 +193,14 @@ describe("precompressed copies", () => {
     expect(again.status).toBe(304);
   });
 
+  it("revalidates with the tag of another coding of the same bytes, answering with the one it sends", async () => {
+    const identity = manifest.files["/feed.xml"]!.etag;
+    const res = await sidecar.app.request("/feed.xml", { headers: { "accept-encoding": "br", "if-none-match": identity } });
+    expect(res.status).toBe(304);
+    expect(res.headers.get("etag")).toBe(`${identity.slice(0, -1)}-br"`);
+    expect(res.headers.get("vary")).toBe("Accept-Encoding");
+  });
+
   it("decompresses transparently for a real client over the server", async () => {
     const res = await fetch(`${sidecar.url}/api/feed.json`);
     expect(["br", "gzip"]).toContain(res.headers.get("content-encoding"));
