@@ -1,6 +1,7 @@
 /**
- * CORS for a public read-only API, by h3's handleCors: any origin may read every JSON and feed
- * route, and scripts may see the validators and the WebSub links (ETag and Link are exposed).
+ * CORS for a public read-only API: any origin may read every JSON and feed route, and scripts may
+ * see the validators and the WebSub links (ETag and Link are exposed). h3's handleCors answers
+ * the preflights.
  */
 import { handleCors, noContent, type H3Event, type CorsOptions } from "h3";
 
@@ -12,13 +13,8 @@ const CORS: CorsOptions = {
   maxAge: "86400",
 };
 
-/** The same headers, for answers made without an event (errors answered by onError, Node's own refusals). */
+/** The headers of every JSON and feed answer and every error (those handleCors gives an answer that is not a preflight's). */
 export const CORS_HEADERS = { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED.join(",") } as const;
-
-/** Puts the CORS headers on the event's answer. */
-export function withCors(event: H3Event): void {
-  handleCors(event, CORS);
-}
 
 /** Answer to OPTIONS (RFC 9110 §9.3.7: with Allow), a CORS preflight's when it is one. */
 export function preflight(event: H3Event, allow: string) {

@@ -4,7 +4,7 @@
  * If-Modified-Since, and a match is a 304 with the validators, the CORS headers and no body.
  */
 import { handleCacheHeaders, HTTPResponse, noContent, type H3Event } from "h3";
-import { withCors } from "./cors.ts";
+import { CORS_HEADERS } from "./cors.ts";
 
 /** A body read as it is sent (a large file, from the bundle's spill): its length, and a way to open it. */
 export interface Streamed {
@@ -28,8 +28,7 @@ export interface Representation {
 
 /** A 200 with the representation, or a 304 when the request's validators match it. */
 export function represent(event: H3Event, r: Representation): HTTPResponse {
-  withCors(event);
-  for (const [name, value] of Object.entries(r.headers ?? {})) event.res.headers.set(name, value);
+  for (const [name, value] of Object.entries({ ...CORS_HEADERS, ...r.headers })) event.res.headers.set(name, value);
   const asked = event.req.headers.get("if-none-match");
   const ifNoneMatch = asked && r.etag && r.sameAs?.reduce((tags, tag) => tags.replaceAll(tag, r.etag!), asked);
   const cache = { etag: r.etag, modifiedTime: r.lastModified, cacheControls: [r.cacheControl], ifNoneMatch: ifNoneMatch || undefined };

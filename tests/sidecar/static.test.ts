@@ -161,6 +161,14 @@ describe.each([0, 1])("static files (target %i)", (t) => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-headers")).toMatch(/If-None-Match/);
+    expect(res.headers.get("access-control-allow-methods")?.split(/,\s*/)).toEqual(["GET", "HEAD", "OPTIONS"]);
+  });
+
+  it("answers a plain OPTIONS with 204 and Allow", async () => {
+    const res = await sidecar.targets[t]!.fetch("/api/reviews/search", { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(await res.text()).toBe("");
   });
 });
 
