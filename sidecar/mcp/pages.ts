@@ -1,18 +1,17 @@
 /**
  * A page of reviews as a tool result, for search_reviews and get_reviews_since: each review once
  * as a text line (date, stars, author, id, excerpt) and once as data (id, date, stars,
- * technicians, services), with the permalink pattern given once, joined from pieces encoded once
- * per review. Sizes are checked in tests/mcp/economy.test.ts.
+ * technicians, services), with the permalink pattern given once. Sizes are checked in
+ * tests/mcp/economy.test.ts.
  */
 import { reviewUrl as reviewUrlOf } from "../../core/urls.ts";
 import { excerptFor } from "../../views/html.ts";
-import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { PublicReview } from "../../core/schema/public.ts";
 import type { Bundle } from "../bundle.ts";
 import type { Page } from "../search/reviews.ts";
 import { encodeCursor } from "../../core/cursor.ts";
-import { SerializedResult } from "./tool.ts";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const EXCERPT = 100;
 
@@ -59,9 +58,8 @@ export const PageOut = {
 };
 
 /**
- * A page of reviews as a tool result: the structured page and a text line per review, joined
- * from each review's pieces (encoded once, see piecesOf) rather than built and serialised as
- * objects on every call. `before` leads the structured page.
+ * A page of reviews as a tool result: a text line per review and the structured page, which
+ * `before` leads. `changed` (get_reviews_since) adds the older reviews changed since.
  */
 export function pageContent(
   bundle: Bundle,
@@ -73,81 +71,34 @@ export function pageContent(
   changed?: { positions: number[]; truncated: boolean },
   /** What the search looked for: each compact line shows the sentence that holds it. */
   focus?: string,
-): SerializedResult {
-  const pieces = page.positions.map((p) => piecesOf(bundle, p, detail, focus));
-  const late = changed?.positions.map((p) => piecesOf(bundle, p, detail)) ?? [];
+): CallToolResult {
+  const at = (p: number) => JSON.parse(bundle.index.json(p)) as PublicReview;
+  const reviews = page.positions.map(at);
+  const late = changed?.positions.map(at) ?? [];
   const next = page.next && encodeCursor(page.next);
-  const more = next ? `\nMore: call again with cursor "${next}".` : "";
   const reviewUrl = reviewUrlOf(baseUrl, "{id}");
-  const head = JSON.stringify({ ...before, count: pieces.length, total: page.total, review_url: reviewUrl }).slice(0, -1);
-  const intro =
-    `${headline}; showing ${pieces.length}, newest first. A review's page: ${reviewUrl}\n` +
-    `${pieces.length + late.length ? `${QUOTED_NOTE}\n` : ""}`;
-  const chunks: Buffer[] = [Buffer.from(`{"content":[{"type":"text","text":"${escaped(intro)}`)];
-  const lines = (list: Pieces[]) =>
-    list.forEach((x, i) => {
-      if (i) chunks.push(NEWLINE);
-      chunks.push(x.line);
-    });
-  const records = (list: Pieces[]) =>
-    list.forEach((x, i) => {
-      if (i) chunks.push(COMMA);
-      chunks.push(x.review);
-    });
-  lines(pieces);
-  if (late.length) {
-    chunks.push(Buffer.from(escaped(`\nOlder reviews published, edited or answered since (latest change first):\n`)));
-    lines(late);
-  }
-  chunks.push(Buffer.from(`${escaped(more)}"}`));
-  chunks.push(Buffer.from(`],"structuredContent":${head}`));
-  if (changed) {
-    chunks.push(Buffer.from(`,"changed_truncated":${changed.truncated},"changed":[`));
-    records(late);
-    chunks.push(Buffer.from("]"));
-  }
-  chunks.push(Buffer.from(`,"reviews":[`));
-  records(pieces);
-  chunks.push(Buffer.from(next ? `],"next_cursor":${JSON.stringify(next)}}}` : "]}}"));
-  return new SerializedResult(chunks);
-}
-
-const COMMA = Buffer.from(",");
-/** A newline inside a JSON string. */
-const NEWLINE = Buffer.from("\\n");
-
-/** A review's parts of a page result, as UTF-8 JSON. */
-interface Pieces {
-  /** The review as the structured result holds it. */
-  review: Buffer;
-  /** Its line of the text rendering, escaped, without quotes. */
-  line: Buffer;
-}
-
-/** Compact pieces of the reviews last asked for, per bundle: about 1 KB a review. */
-const kept = new WeakMap<Bundle, LRUCache<number, Pieces>>();
-const PIECES_KEPT = 20_000;
-
-/** A review's pieces; compact ones are kept, full ones (asked for less) are made each time. */
-function piecesOf(bundle: Bundle, p: number, detail: "compact" | "full", focus?: string): Pieces {
-  let cache = kept.get(bundle);
-  if (!cache) kept.set(bundle, (cache = new LRUCache({ max: PIECES_KEPT })));
-  // Lines that show a search's sentence differ per search: only the plain ones are kept.
-  const keep = detail === "compact" && !focus;
-  const hit = keep ? cache.get(p) : undefined;
-  if (hit) return hit;
-  const json = bundle.index.json(p);
-  const r = JSON.parse(json) as PublicReview;
-  const pieces = {
-    review: Buffer.from(detail === "full" ? json : JSON.stringify(compact(r))),
-    line: Buffer.from(escaped(`- ${renderReview(r, detail, focus)}`)),
+  const record = (r: PublicReview) => (detail === "full" ? r : compact(r));
+  const text = [
+    `${headline}; showing ${reviews.length}, newest first. A review's page: ${reviewUrl}`,
+    ...(reviews.length + late.length ? [QUOTED_NOTE] : []),
+    ...reviews.map((r) => `- ${renderReview(r, detail, focus)}`),
+    ...(late.length ? ["Older reviews published, edited or answered since (latest change first):"] : []),
+    ...late.map((r) => `- ${renderReview(r, detail)}`),
+    ...(next ? [`More: call again with cursor "${next}".`] : []),
+  ].join("\n");
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: {
+      ...before,
+      count: reviews.length,
+      total: page.total,
+      review_url: reviewUrl,
+      ...(changed && { changed_truncated: changed.truncated, changed: late.map(record) }),
+      reviews: reviews.map(record),
+      ...(next && { next_cursor: next }),
+    },
   };
-  if (keep) cache.set(p, pieces);
-  return pieces;
 }
-
-/** A string as JSON, without its quotes. */
-const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
 
 function compact(r: PublicReview): CompactReview {
   return {

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { IsoDate } from "../../core/schema/records.ts";
-import type { BundleRef } from "../bundle.ts";
+import { identityOf, type BundleRef } from "../bundle.ts";
 
 const DATASETS = [
   {
@@ -17,22 +17,27 @@ const DATASETS = [
   { name: "atom-feed", path: "/feed.xml", title: "Newest reviews (Atom)", description: "The 50 newest reviews as an Atom feed" },
 ] as const;
 
-/** The path of the dataset at `uri`, when it is one of this server's resources. */
-export function datasetPath(baseUrl: string, uri: string): string | undefined {
-  return DATASETS.find((d) => `${baseUrl}${d.path}` === uri)?.path;
-}
+/**
+ * Largest dataset resources/read answers with. The SDK builds an answer whole, and a model reads
+ * pages of reviews through the tools, not a whole file: a larger one is for HTTP, where it is
+ * streamed (at 100,000 reviews reviews.json and insights.json are tens of MB).
+ */
+export const MCP_RESOURCE_BYTES = 1024 * 1024;
 
 export function registerResources(server: McpServer, ref: BundleRef, baseUrl: string): void {
   for (const d of DATASETS) {
     const uri = `${baseUrl}${d.path}`;
-    const mimeType = ref.current.files.get(d.path)?.contentType ?? "application/json";
-    server.registerResource(d.name, uri, { title: d.title, description: d.description, mimeType }, async () => {
+    const file = ref.current.files.get(d.path);
+    const mimeType = file?.contentType ?? "application/json";
+    server.registerResource(d.name, uri, { title: d.title, description: d.description, mimeType, size: file?.size }, async () => {
       const file = ref.current.files.get(d.path)!;
-      // A request on its own takes route.ts's fast path, which streams the file; in a batch, whose
-      // answer is built whole, a large one is refused rather than copied.
-      if (!Buffer.isBuffer(file.body))
-        throw new McpError(ErrorCode.InvalidRequest, `${uri} is ${file.size} bytes: read it in a request of its own, not in a batch`);
-      return { contents: [{ uri, mimeType: file.contentType, text: file.body.toString("utf8") }] };
+      if (file.size > MCP_RESOURCE_BYTES)
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `${uri} is ${file.size} bytes, more than the ${MCP_RESOURCE_BYTES} a resource here may be: ` +
+            `GET it over HTTP, or ask the tools (search_reviews, get_reviews_since, get_insights) for the part you need`,
+        );
+      return { contents: [{ uri, mimeType: file.contentType, text: identityOf(file).toString("utf8") }] };
     });
   }
 }

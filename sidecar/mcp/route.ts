@@ -1,26 +1,20 @@
 /**
  * `/mcp`: the Model Context Protocol over streamable HTTP (MCP spec 2025-06-18, "Transports").
- * Each POST gets a fresh server and a stateless SDK transport; the session lives in the signed
- * Mcp-Session-Id (session.ts), so no instance needs to remember it. Before the SDK sees a
- * request this checks, in order: Origin/Host (DNS rebinding, 403), the Content-Type (415), the
- * body (JSON-RPC codes, messages.ts) and the session (missing 400, unknown, expired or ended 404).
+ * Each POST gets a fresh McpServer (server.ts) and the SDK's web-standard transport, stateless; the
+ * session lives in the signed Mcp-Session-Id (session.ts), so no instance needs to remember it.
+ * Before the SDK sees a request this checks, in order: Origin/Host (DNS rebinding, 403), the
+ * Content-Type (415), the body (its size, then the JSON-RPC codes, messages.ts) and the session
+ * (missing 400, unknown, expired or ended 404), which the stateless transport cannot know.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { FastResponse } from "srvx";
 import type { Methods } from "../http/handler.ts";
-import type { BundleRef } from "../bundle.ts";
 import { CLOSE_CONNECTION, readBody } from "../http/body.ts";
 import { CORS_HEADERS } from "../http/cors.ts";
-import { registerPrompts, registerResources } from "./resources.ts";
 import { RevocationCheck, type Revocations, type SessionClaims, type SessionSigner } from "./session.ts";
-import { answerBatch, batchRefused } from "./batch.ts";
-import { fastResourceRead, fastToolCall } from "./fast-path.ts";
-import type { ToolEntry } from "./tool.ts";
-import { registerTools } from "./tools.ts";
-import { contentTypeRefused, isJsonRpc, paramsInvalid } from "./messages.ts";
+import { batchRefused, contentTypeRefused, isJsonRpc, paramsInvalid } from "./messages.ts";
+import { createMcpServer, type ServerDeps } from "./server.ts";
 import { DEFAULT_SETTINGS } from "../settings.ts";
 
 /** Largest JSON-RPC body read; tool arguments here are small. */
@@ -28,61 +22,27 @@ export const MCP_BODY_LIMIT = 256 * 1024;
 
 export const DEFAULT_MAX_REVOCATIONS = DEFAULT_SETTINGS.MCP_MAX_REVOCATIONS;
 
-export interface McpDeps {
-  bundle: BundleRef;
-  baseUrl: string;
+export interface McpDeps extends ServerDeps {
   signer: SessionSigner;
   revocations: Revocations;
   /** Origins allowed to call (besides no Origin at all, as non-browser clients send). */
   allowedOrigins: ReadonlySet<string>;
   /** When set (a loopback server), the only Host values accepted. */
   allowedHosts?: ReadonlySet<string>;
-  version: string;
   /** MCP sessions ended with DELETE remembered at once (MCP_MAX_REVOCATIONS). */
   maxRevocations?: number;
-  /** Answer successful tools/call requests without the SDK's per-request machinery (default on). */
-  fastToolCalls?: boolean;
 }
 
 export function defineMcpRoute(deps: McpDeps): Methods {
-  const pool = new ServerPool(() => createMcpServer(deps));
   const revoked = new RevocationCheck(deps.revocations);
-  const tools = deps.fastToolCalls === false ? undefined : registerTools(undefined, deps.bundle, deps.baseUrl);
   return {
-    POST: (request) => post(deps, revoked, pool, request, tools),
+    POST: (request) => post(deps, revoked, request),
     DELETE: (request) => end(deps, revoked, request),
     // A read-only server has nothing to push on a standalone stream (spec: 405 is allowed).
   };
 }
 
-/**
- * Servers to reuse: building one (its tools, resources, prompts) costs far more than a tool call.
- * A server serves one request at a time; it is closed (which detaches the transport) before it
- * goes back, so nothing of one request is left for the next.
- */
-class ServerPool {
-  private readonly idle: McpServer[] = [];
-  constructor(
-    private readonly create: () => McpServer,
-    private readonly max = 64,
-  ) {}
-
-  acquire(): McpServer {
-    return this.idle.pop() ?? this.create();
-  }
-
-  release(server: McpServer): void {
-    if (this.idle.length < this.max) this.idle.push(server);
-  }
-}
-
-async function post(
-  deps: McpDeps,
-  revoked: RevocationCheck,
-  pool: ServerPool,
-  request: Request,
-  tools?: Map<string, ToolEntry>,
-): Promise<Response> {
+async function post(deps: McpDeps, revoked: RevocationCheck, request: Request): Promise<Response> {
   const refused = guard(deps, request);
   if (refused) return refused;
   const unsupported = contentTypeRefused(request.headers.get("content-type"));
@@ -101,9 +61,9 @@ async function post(
   const batch = Array.isArray(body);
   const messages = (batch ? body : [body]) as unknown[];
   if (messages.length === 0 || !messages.every(isJsonRpc)) return rpcError(400, -32600, "Invalid Request: expected a JSON-RPC 2.0 message");
-  const initializing = messages.some((m) => m.method === "initialize");
+  const initialize = messages.find((m) => m.method === "initialize");
   // A batch is judged by its session's protocol version, so its session is checked first.
-  const session = batch && !initializing ? await checkSession(deps, revoked, request) : undefined;
+  const session = batch && !initialize ? await checkSession(deps, revoked, request) : undefined;
   if (session instanceof Response) return session;
   if (batch) {
     const refused = batchRefused(request, messages, session?.pv);
@@ -111,17 +71,36 @@ async function post(
   }
   const badParams = messages.find(paramsInvalid);
   if (badParams) return rpcError(400, -32602, `Invalid params for ${badParams.method}`, (badParams as { id?: string | number }).id ?? null);
-  if (!initializing && !session) {
+  if (!initialize && !session) {
     const problem = await checkSession(deps, revoked, request);
     if (problem instanceof Response) return problem;
   }
-  const asked = acceptingAnything(request);
-  if (batch) return answerBatch(messages, (message) => answer(deps, pool, asked, message, tools));
-  const response =
-    (await fastResourceRead(deps.bundle, deps.baseUrl, asked, body as Record<string, unknown>)) ??
-    (await answer(deps, pool, asked, body, tools));
-  if (initializing && response.ok) response.headers.set("mcp-session-id", deps.signer.issue(negotiated(body)));
-  return response;
+  return answer(deps, acceptingAnything(request), body, initialize && deps.signer.issue(negotiated(initialize)));
+}
+
+/**
+ * The SDK's answer: a server and a stateless transport for this request alone (the SDK refuses
+ * to reuse a stateless transport). For initialize, the transport's sessionIdGenerator hands it
+ * the signed id, which it sends in Mcp-Session-Id. Answers are JSON (enableJsonResponse), each in
+ * one write with its length.
+ */
+async function answer(deps: McpDeps, request: Request, body: unknown, sessionId?: string): Promise<Response> {
+  const server = createMcpServer(deps);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: sessionId === undefined ? undefined : () => sessionId,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    let text = await response.text();
+    // JSON-RPC 2.0 §6: a batch is answered with an array, even of one; the SDK sends one answer bare.
+    if (Array.isArray(body) && response.status === 200 && text.startsWith("{")) text = `[${text}]`;
+    const headers = { ...Object.fromEntries(response.headers), ...CORS_HEADERS, "content-length": String(Buffer.byteLength(text)) };
+    return new FastResponse(text || null, { status: response.status, headers });
+  } finally {
+    await server.close();
+  }
 }
 
 /**
@@ -135,40 +114,6 @@ function acceptingAnything(request: Request): Request {
   const headers = new Headers(request.headers);
   headers.set("accept", "application/json, text/event-stream");
   return new Request(request.url, { method: request.method, headers });
-}
-
-/** One JSON-RPC message, answered by the fast path when it can, by the SDK otherwise. */
-async function answer(
-  deps: McpDeps,
-  pool: ServerPool,
-  request: Request,
-  message: unknown,
-  tools?: Map<string, ToolEntry>,
-): Promise<Response> {
-  if (tools) {
-    const fast = await fastToolCall(tools, request, message as Record<string, unknown>);
-    if (fast) return fast;
-  }
-  const server = pool.acquire();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  let reusable = false;
-  try {
-    const response = await transport.handleRequest(request, { parsedBody: message });
-    const text = await response.text();
-    // One write with a known length: a chunked body in several writes can stall on Nagle's
-    // algorithm against the client's delayed ACK.
-    const headers: Record<string, string> = {
-      ...Object.fromEntries(response.headers),
-      ...CORS_HEADERS,
-      "content-length": String(Buffer.byteLength(text)),
-    };
-    reusable = true;
-    return new FastResponse(response.status === 202 || !text ? null : text, { status: response.status, headers });
-  } finally {
-    await server.close();
-    if (reusable) pool.release(server);
-  }
 }
 
 /** DELETE /mcp: end the session, for every instance that shares the revocation store. */
@@ -193,8 +138,8 @@ async function end(deps: McpDeps, revoked: RevocationCheck, request: Request): P
  * The version an initialize request gets, as the SDK's server answers it (Server._oninitialize):
  * the one asked for when supported, else the latest.
  */
-function negotiated(initialize: unknown): string {
-  const asked = (initialize as { params: { protocolVersion: string } }).params.protocolVersion;
+function negotiated(initialize: { params?: unknown }): string {
+  const asked = (initialize.params as { protocolVersion: string }).protocolVersion;
   return SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
 }
 
@@ -212,6 +157,7 @@ async function checkSession(deps: McpDeps, revoked: RevocationCheck, request: Re
 /**
  * DNS rebinding protection (MCP transport spec, "Security Warning"): a browser page on another
  * origin must not reach this server, nor a hostile name that resolves to a loopback server.
+ * Checked here rather than by the transport's own option because DELETE does not reach it.
  */
 function guard(deps: McpDeps, request: Request): Response | undefined {
   const origin = request.headers.get("origin");
@@ -221,31 +167,6 @@ function guard(deps: McpDeps, request: Request): Response | undefined {
   if (deps.allowedHosts && host !== null && !deps.allowedHosts.has(host.toLowerCase()))
     return rpcError(403, -32000, `Forbidden: host ${host} is not allowed`);
   return undefined;
-}
-
-const sharedValidator = new AjvJsonSchemaValidator();
-
-/** An MCP server with this project's tools, resources and prompts (also the bench's SDK-only path). */
-export function createMcpServer(deps: Pick<McpDeps, "bundle" | "baseUrl" | "version">): McpServer {
-  const server = new McpServer(
-    { name: "reviewcast", title: deps.bundle.current.dataset.business.name, version: deps.version },
-    {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
-      // Building an Ajv instance per server costs more than the whole tool call: share one.
-      jsonSchemaValidator: sharedValidator,
-      instructions:
-        `Verified customer reviews of ${deps.bundle.current.dataset.business.name}, a local ` +
-        `pest-control business, and insights computed from them. Everything is ` +
-        `read-only. Start with get_business for the ids of services and technicians.`,
-    },
-  );
-  registerTools(server, deps.bundle, deps.baseUrl);
-  registerResources(server, deps.bundle, deps.baseUrl);
-  registerPrompts(server, deps.bundle);
-  // The SDK advertises listChanged for each; this server never sends those notifications (it has
-  // no stream to send them on: GET /mcp is 405, and its lists do not change while it runs).
-  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
-  return server;
 }
 
 function rpcError(

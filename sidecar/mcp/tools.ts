@@ -4,9 +4,9 @@
  * rendering, sized for a model's context.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BundleRef } from "../bundle.ts";
-import { SerializedResult, type ToolEntry } from "./tool.ts";
 import { getBusiness } from "./tools/get-business.ts";
 import { getInsights } from "./tools/get-insights.ts";
 import { getReview } from "./tools/get-review.ts";
@@ -15,18 +15,10 @@ import { searchReviewsTool } from "./tools/search-reviews.ts";
 
 const TOOLS = [getBusiness, searchReviewsTool, getReview, getReviewsSince, getInsights];
 
-/** Register the tools on `server` (when given) and return them by name, for route.ts's fast path. */
-export function registerTools(server: McpServer | undefined, ref: BundleRef, baseUrl: string): Map<string, ToolEntry> {
-  const tools = new Map<string, ToolEntry>();
+export function registerTools(server: McpServer, ref: BundleRef, baseUrl: string): void {
   for (const tool of TOOLS) {
-    const handler: ToolEntry["handler"] = tool.handler({ ref, baseUrl });
-    tools.set(tool.name, { inputSchema: tool.config.inputSchema, handler });
-    // The SDK is given the result parsed; the fast path joins the serialised pieces itself.
-    const parsed = async (args: unknown) => {
-      const result = await handler(args);
-      return result instanceof SerializedResult ? result.parsed() : result;
-    };
-    server?.registerTool<z.ZodRawShape, z.ZodObject>(tool.name, tool.config, parsed);
+    // Each handler takes what its own input schema parsed: the SDK parses the arguments with it first.
+    const handler = tool.handler({ ref, baseUrl }) as (args: unknown) => Promise<CallToolResult>;
+    server.registerTool<z.ZodRawShape, z.ZodObject>(tool.name, tool.config, handler);
   }
-  return tools;
 }

@@ -1,6 +1,7 @@
 /**
  * Large answers as an attacker asks for them, against a real sidecar process whose memory is read
- * in the process: MCP reads of reviews.json and WebSub deliveries of it that nobody reads.
+ * in the process: MCP reads of reviews.json (refused past a size) and WebSub deliveries of it that
+ * nobody reads.
  */
 import { createHmac } from "node:crypto";
 import { readdir, readFile, writeFile, symlink, rename } from "node:fs/promises";
@@ -17,6 +18,7 @@ import { testCerts } from "../../harness/subscriber.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../../harness/until.ts";
 import { BLOCK } from "../../sidecar/spill.ts";
+import { MCP_RESOURCE_BYTES } from "../../sidecar/mcp/resources.ts";
 
 const subscriber = await useSubscriber();
 const running: Running[] = [];
@@ -71,7 +73,8 @@ async function serve(env: Record<string, string> = {}): Promise<Running & { stat
 }
 
 describe("MCP resources/read of reviews.json", () => {
-  it("gives the official client the file's exact text, and holds one piece for a client that reads nothing", async () => {
+  it("is refused over MCP_RESOURCE_BYTES, naming the URL to GET, and holds little for clients that ask and read nothing", async () => {
+    expect(reviewsJson.length).toBeGreaterThan(MCP_RESOURCE_BYTES);
     const server = await serve();
     // A session for the raw requests first, on a connection of its own that nothing reuses later.
     const init = await fetch(`${server.url}/mcp`, {
@@ -81,10 +84,12 @@ describe("MCP resources/read of reviews.json", () => {
     });
     const session = init.headers.get("mcp-session-id")!;
     const { client } = await connectClient(server.url);
-    const read = await client.readResource({ uri: `${BASE_URL}/reviews.json` });
-    const content = read.contents[0] as { text: string; mimeType: string };
-    expect(content.mimeType).toMatch(/^application\/json/);
-    expect(Buffer.from(content.text)).toEqual(reviewsJson);
+    const refused = await client.readResource({ uri: `${BASE_URL}/reviews.json` }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(refused?.message).toContain(`${BASE_URL}/reviews.json is ${reviewsJson.length} bytes`);
+    expect(refused?.message).toMatch(/GET it over HTTP/);
     await client.close();
 
     const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `${BASE_URL}/reviews.json` } });
@@ -93,15 +98,12 @@ describe("MCP resources/read of reviews.json", () => {
     const sockets = await unreading(server.url, 16, request.repeat(2));
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await established(server)).toBeGreaterThanOrEqual(16);
-    // What the process holds for sixteen answers nobody reads: for each, a block read, its escaped
-    // copy and the one the socket holds, with the connection's own objects. Node 26 keeps more of
-    // each written block until the socket drains than Node 20 does: five blocks each. An answer
-    // copied whole would hold the file (1.2 MB) two or three times over for each.
+    // Each answer is a short error, nothing of the file: well within a few blocks per connection.
     expect((await live(server)) - before).toBeLessThan((16 * 5 * BLOCK) / 1024 / 1024);
     for (const socket of sockets) socket.destroy();
   });
 
-  it("in a JSON-RPC batch is refused for a large file, with a message saying to read it alone", async () => {
+  it("in a JSON-RPC batch: the large file is refused, a small one read", async () => {
     const server = await serve();
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const init = await fetch(`${server.url}/mcp`, {
@@ -124,7 +126,7 @@ describe("MCP resources/read of reviews.json", () => {
       error?: { message: string };
       result?: { contents: { text: string }[] };
     }[];
-    expect(large!.error!.message).toMatch(/read it in a request of its own/);
+    expect(large!.error!.message).toMatch(/GET it over HTTP/);
     expect(JSON.parse(small!.result!.contents[0]!.text).version).toMatch(/jsonfeed/);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRevocations } from "../../harness/revocations.ts";
-import { MCP_BATCH_BYTES, MCP_BATCH_LIMIT } from "../../sidecar/mcp/batch.ts";
+import { MCP_BATCH_LIMIT } from "../../sidecar/mcp/messages.ts";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
 import { builtDist, startSidecar, testMcp, type Sidecar } from "../../harness/sidecar.ts";
 
@@ -79,29 +79,6 @@ describe("JSON-RPC batches", () => {
     expect((await many.json()).map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b)).toEqual([
       ...Array(MCP_BATCH_LIMIT).keys(),
     ]);
-  });
-
-  it(`answered on 2025-03-26 stop building past ${MCP_BATCH_BYTES} bytes: later requests get an error to send alone`, async () => {
-    const res = await post(
-      Array.from({ length: MCP_BATCH_LIMIT }, (_, i) => since(i + 1)),
-      { "mcp-session-id": batching, "mcp-protocol-version": "2025-03-26" },
-    );
-    expect(res.status).toBe(200);
-    const text = await res.text();
-    const answers = JSON.parse(text) as {
-      id: number;
-      result?: { structuredContent: { reviews: unknown[] } };
-      error?: { code: number; message: string };
-    }[];
-    expect(answers.map((a) => a.id)).toEqual([...Array(MCP_BATCH_LIMIT).keys()].map((i) => i + 1));
-    const answered = answers.filter((a) => a.result);
-    expect(answered.length).toBeGreaterThan(0);
-    expect(answered[0]!.result!.structuredContent.reviews.length).toBeGreaterThan(300);
-    // The results built reach the bound by at most one result; the rest are errors.
-    const one = Buffer.byteLength(JSON.stringify(answered[0]));
-    expect(Buffer.byteLength(text)).toBeLessThan(MCP_BATCH_BYTES + one + 1_000 * MCP_BATCH_LIMIT);
-    if (answered.length < MCP_BATCH_LIMIT)
-      expect(answers.at(-1)!.error).toMatchObject({ code: -32000, message: expect.stringMatching(/on its own/) });
   });
 });
 
