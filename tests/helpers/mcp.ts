@@ -25,6 +25,19 @@ export function rpc(fetcher: (path: string, init?: RequestInit) => Promise<Respo
   });
 }
 
+/** A tool result as the client gives it. */
+export type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
+
+/** A tool result's text parts, joined: what a model reads. */
+export const textOf = (result: ToolResult) =>
+  (result.content as { type: string; text?: string }[])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text!)
+    .join("\n");
+
+/** A tool result's structured content, as a client reads it (its shape is the tool's output schema). */
+export const structured = (result: ToolResult) => result.structuredContent as any;
+
 export const INITIALIZE = {
   jsonrpc: "2.0",
   id: 1,

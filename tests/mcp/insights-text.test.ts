@@ -5,16 +5,9 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
-import { useConnectedSidecar } from "../helpers/mcp.ts";
+import { textOf, useConnectedSidecar } from "../helpers/mcp.ts";
 
 const state = useConnectedSidecar();
-
-type Result = Awaited<ReturnType<Client["callTool"]>>;
-const textOf = (r: Result) =>
-  (r.content as { type: string; text?: string }[])
-    .filter((c) => c.type === "text")
-    .map((c) => c.text!)
-    .join("\n");
 
 /** Every `quote` member anywhere in a value: the customers' words a result carries. */
 function quotesIn(value: unknown, found: string[] = []): string[] {

@@ -1,6 +1,7 @@
 /**
- * What /mcp answers to requests a client gets wrong at the HTTP level (the Content-Type) and to
- * batches, judged by the protocol version the session negotiated.
+ * What /mcp answers to requests a client gets wrong: at the HTTP level (the Content-Type, Accept,
+ * the method), in JSON-RPC (the error codes), and batches, judged by the protocol version the
+ * session negotiated.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INITIALIZE, rpc } from "../helpers/mcp.ts";
@@ -104,5 +105,48 @@ describe("JSON-RPC batches and the session's protocol version", () => {
     const res = await send([ping(1), ping(2)]);
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toMatch(/Mcp-Session-Id/);
+  });
+});
+
+describe("JSON-RPC errors and HTTP refusals", () => {
+  const post = (body: unknown, headers: Record<string, string> = {}) => rpc(sidecar.targets[1]!.fetch, body, headers);
+
+  it.each([
+    ["a body that is not JSON", "{nope", 400, -32700],
+    ["JSON that is not JSON-RPC", { hello: "world" }, 400, -32600],
+    ["an empty batch", [], 400, -32600],
+  ])("answers %s with the JSON-RPC code", async (_, body, status, code) => {
+    const res = await post(body);
+    expect(res.status).toBe(status);
+    expect((await res.json()).error.code).toBe(code);
+  });
+
+  it("answers an unknown method with -32601 and bad params with -32602", async () => {
+    const id = (await post(INITIALIZE)).headers.get("mcp-session-id")!;
+    const unknown = await (await post({ jsonrpc: "2.0", id: 3, method: "reviews/delete", params: {} }, { "mcp-session-id": id })).json();
+    expect(unknown.error.code).toBe(-32601);
+    const bad = await (
+      await post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { arguments: {} } }, { "mcp-session-id": id })
+    ).json();
+    expect(bad.error.code).toBe(-32602);
+  });
+
+  it("takes Accept: */* as HTTP clients commonly send it, and still refuses an Accept that names neither type (406)", async () => {
+    const init = await rpc(async (p, i) => sidecar.app.request(p, i), INITIALIZE, { accept: "*/*" });
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_business", arguments: {} } };
+    const res = await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "*/*", "mcp-session-id": session });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.structuredContent.business.name).toBe("Valley Shield Pest Control");
+    expect((await rpc(async (p, i) => sidecar.app.request(p, i), call, { accept: "text/html", "mcp-session-id": session })).status).toBe(
+      406,
+    );
+  });
+
+  it("answers GET /mcp with 405: there is no stream to push", async () => {
+    const res = await sidecar.targets[1]!.fetch("/mcp", { headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("POST");
   });
 });

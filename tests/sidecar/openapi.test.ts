@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtDist, startSidecar, type Sidecar } from "../../harness/sidecar.ts";
+import { SEARCH_PARAMETERS } from "../helpers/search-parameters.ts";
 
 let sidecar: Sidecar;
 let doc: any;
@@ -55,18 +56,7 @@ describe("/.well-known/openapi.json", () => {
       Object.keys(doc.paths["/api/websub/hub"].post.requestBody.content["application/x-www-form-urlencoded"].schema.properties).sort(),
     ).toEqual(["hub.callback", "hub.lease_seconds", "hub.mode", "hub.secret", "hub.topic", "hub.url"]);
     const names = doc.paths["/api/reviews/search"].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(names).toEqual([
-      "cursor",
-      "limit",
-      "mentions_service",
-      "mentions_technician",
-      "min_rating",
-      "query",
-      "rating",
-      "since",
-      "until",
-      "words",
-    ]);
+    expect(names).toEqual([...SEARCH_PARAMETERS].sort());
     const limit = doc.paths["/api/reviews/search"].get.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
   });
