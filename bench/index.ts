@@ -210,8 +210,8 @@ if (parts.has("build")) {
   say("|---:|---:|---:|---:|---:|---:|---:|");
   /** `npm run build` as a process, with the build's own measure of itself (BENCH_BUILD_REPORT). */
   const npmBuild = async (settings: Record<string, string>) => {
-    // The disk settled first: deleting the previous 100,000 pages left the file system busy
-    // for seconds, and the next build's writes waited for it (21-24 s instead of 10).
+    // The disk settled first: deleting the previous 100,000 pages leaves the file system busy
+    // for a while, and the next build's writes would wait for it (docs/benchmarks.md, "The machine").
     execFileSync("sync");
     await new Promise((r) => setTimeout(r, 2_000));
     const report = join(WORK, "build-report.json");

@@ -31,7 +31,7 @@ let nextDist: string;
 beforeAll(async () => {
   root = await tempDir();
   const data = join(root, "data");
-  // 3,000 reviews: reviews.json is about 1.2 MB, kept in the bundle's spill, not in memory.
+  // 3,000 reviews: reviews.json is over MCP_RESOURCE_BYTES, and kept in the bundle's spill, not in memory.
   expect((await runScript("build/synth/index.ts", ["--reviews", "3000", "--seed", "large-answers", "--out", data])).code).toBe(0);
   const env = { BASE_URL, BUILD_CACHE_DIR: join(root, "cache"), ...SYNTHETIC };
   expect((await runBuild(data, join(root, "one"), env)).code).toBe(0);
