@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { toNodeHandler, type H3 } from "h3";
 import { createApp, type AppDeps } from "../sidecar/app.ts";
-import { limitServer, type ServerLimits } from "../sidecar/http/server.ts";
+import { backpressured, limitServer, type ServerLimits } from "../sidecar/http/server.ts";
 import { BundleRef, loadBundle } from "../sidecar/bundle.ts";
 import { SessionSigner, type Revocations } from "../sidecar/mcp/session.ts";
 import { MemoryRevocations } from "./revocations.ts";
@@ -72,9 +72,9 @@ export async function startSidecar(dist: string, deps: Partial<AppDeps> = {}): P
   };
 }
 
-/** The app on a real server with the sidecar's connection limits (as sidecar/main.ts listens), on a free loopback port. */
+/** The app on a real server with the sidecar's handler and connection limits (as sidecar/main.ts listens), on a free loopback port. */
 export async function listenLimited(app: H3, limits?: ServerLimits): Promise<{ port: number; close: () => Promise<void> }> {
-  const server = createServer(toNodeHandler(app));
+  const server = createServer(backpressured(toNodeHandler(app)));
   limitServer(server, limits);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const close = async () => {

@@ -1,14 +1,15 @@
 /**
- * Limits on the listening server itself: a client that trickles its headers (slow loris) or its
- * body is cut off, a whole request must arrive in time, an idle keep-alive connection does not
- * hold a socket for long, the connections held at once are capped (idle ones shed first, and per
- * client address), and a client that pipelines requests without reading the answers gets no more
- * answers made for it, then is closed.
+ * Limits on the listening server itself. Node does what its settings can: `headersTimeout`,
+ * `requestTimeout`, `keepAliveTimeout`, `maxHeadersCount` and its `maxHeaderSize` (431, answered
+ * by client-error.ts). The rest is here, each piece for an abuse a test holds: Node checks its
+ * time-outs only on a 30 s sweep, its `maxConnections` refuses the newcomer instead of making room,
+ * and it parses a pipelined batch at once and runs every handler, unread answers or not.
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { answerClientErrors } from "./client-error.ts";
 import { type ConnectionLimits, Connections } from "./connections.ts";
+import { Turns } from "./turns.ts";
 import { collect } from "../../core/collect.ts";
 import { DEFAULT_SETTINGS, MiB, type SidecarSettings } from "../settings.ts";
 
@@ -20,11 +21,12 @@ export interface ServerLimits extends ConnectionLimits {
   /** Idle time on a kept-alive connection between requests. */
   keepAliveTimeoutMs: number;
   /**
-   * Connections held at once (MAX_CONNECTIONS). At the cap a new connection sheds the oldest idle
-   * one (no request in progress); only when none is idle is the new one closed.
+   * Connections held at once (MAX_CONNECTIONS). At the cap a new connection sheds one of the
+   * client address holding the most: the one furthest behind (most unread answer bytes, then
+   * waiting longest), so that a newcomer from another address is answered.
    */
   maxConnections: number;
-  /** Connections one client address holds at once (MAX_CONNECTIONS_PER_CLIENT), shed the same way. */
+  /** Connections one client address holds at once (MAX_CONNECTIONS_PER_CLIENT); at it, its own furthest behind is shed. */
   maxConnectionsPerClient: number;
   /** Requests a connection may have waiting for their answers (MAX_PIPELINED_REQUESTS); past it, it is closed. */
   maxPipelined: number;
@@ -54,9 +56,12 @@ export const SERVER_LIMITS: ServerLimits = serverLimitsOf(DEFAULT_SETTINGS);
  * The request handler, run only once the connection has taken the previous answer: a client that
  * pipelines requests and reads none of the answers has one answer made for it, not sixty (Node
  * parses a pipelined batch at once and would run every handler, holding every answer in memory
- * until it can be sent in turn). limitServer closes such a connection once its answers stop moving.
+ * until it can be sent in turn; tests/abuse/connections.test.ts). limitServer closes such a
+ * connection once its answers stop moving. Handlers take turns by client address (turns.ts), and
+ * one whose connection was closed meanwhile (past MAX_PIPELINED_REQUESTS, say) does not run.
  */
 export function backpressured(handler: RequestListener): RequestListener {
+  const turns = new Turns();
   /** Each connection's latest response: the next request waits until it is sent. */
   const latest = new WeakMap<Socket, ServerResponse>();
   /**
@@ -76,15 +81,17 @@ export function backpressured(handler: RequestListener): RequestListener {
   };
   return (req, res) => {
     const socket = req.socket;
+    const client = socket.remoteAddress ?? "";
+    const run = () => void (socket.destroyed || handler(req, res));
     const previous = latest.get(socket);
     latest.set(socket, res);
     const sent = () => !previous || previous.writableFinished || previous.destroyed;
-    if (sent() && !socket.writableNeedDrain) return void handler(req, res);
+    if (sent() && !socket.writableNeedDrain) return turns.take(client, run);
     const go = () => {
       if (socket.destroyed) return void stop();
       if (!sent() || socket.writableNeedDrain) return;
       stop();
-      handler(req, res);
+      turns.take(client, run);
     };
     const stop = () => {
       previous?.off("finish", go).off("close", go);
@@ -102,10 +109,9 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
   server.maxHeadersCount = 100;
   answerClientErrors(server);
   const connections = new Connections(limits);
-  // Node enforces headersTimeout and requestTimeout only on a 30 s sweep (its
-  // connectionsCheckingInterval, which listhen's server keeps at the default), so a body trickled
-  // a byte at a time held a 30 s request open for 60 s: a timer per connection cuts a slow loris
-  // on time, and one per request a slow body.
+  // Node checks headersTimeout and requestTimeout on a sweep every connectionsCheckingInterval, an
+  // option of its constructor that listhen does not pass (30 s), so they are also timed here:
+  // per connection for headers (tests/faults/server.test.ts, slow loris), per request for a body (the same, a trickled body).
   const timers = new WeakMap<Socket, NodeJS.Timeout>();
   /** Each connection's request in progress (or its last one). */
   const requests = new WeakMap<Socket, IncomingMessage>();
@@ -114,11 +120,11 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     timers.set(socket, setTimeout(() => socket.destroy(), limits.headersTimeoutMs).unref());
   };
   server.on("connection", (socket: Socket) => {
+    // Room made at the caps from whoever holds the most (tests/abuse/lockout.test.ts, tests/abuse/connections.test.ts).
     if (!connections.admit(socket)) return;
     arm(socket);
     socket.once("close", () => clearTimeout(timers.get(socket)));
-    // Once per connection: wrapping destroySoon per request chained a closure holding each
-    // request, so a kept-alive connection kept every request it ever carried.
+    // A 413 read to its end before the close (tests/abuse/bodies.test.ts); once per connection, not per request.
     lingerOnClose(socket, () => requests.get(socket)?.complete ?? true);
   });
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -127,11 +133,14 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     const socket = req.socket;
     requests.set(socket, req);
     clearTimeout(timers.get(socket));
+    // Pipelining past MAX_PIPELINED_REQUESTS (tests/abuse/connections.test.ts); Node's maxRequestsPerSocket counts a whole life.
     if (connections.started(socket) > limits.maxPipelined) return void socket.destroy();
+    // Unread answers bounded in all and per address (tests/abuse/unread.test.ts).
     connections.requestedUnreadCheck();
     if (!req.complete) {
       const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
       // `complete` is false for every request here, bodiless ones too: the headers say whether a body comes.
+      // A body below MIN_BODY_BYTES_PER_SECOND is cut (tests/abuse/unread.test.ts, trickled bodies).
       if (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined)
         connections.bodyStarted(socket, () => req.complete);
       const done = () => {

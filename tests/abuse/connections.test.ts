@@ -129,7 +129,7 @@ describe("clients that pipeline requests and read no answer", () => {
 });
 
 describe("a flood of idle connections", () => {
-  it("does not lock out a client that makes requests: idle connections are shed first", async () => {
+  it("does not lock out a client that makes requests: the flooding address's connections are shed", async () => {
     let stop = false;
     const held = new Set<Socket>();
     // From ::1, 80 idle sockets, each reopened as soon as the server cuts it.
