@@ -234,10 +234,10 @@ function chunked(port: number, path: string, total: number): Promise<number | "c
   });
 }
 
-/** Headers at once, then a body of 1,000 bytes a byte a second: the server cuts it at its request timeout. */
-function trickled(port: number, end: number): Promise<number | "closed"> {
+/** Headers at once, then a body of 1,000 bytes a byte a second, from `localAddress`: the server cuts it at its request timeout. */
+export function trickled(port: number, end: number, localAddress = "127.0.0.1"): Promise<number | "closed"> {
   return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
     socket.write("POST /mcp HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n");
     const timer = setInterval(() => (Date.now() < end ? socket.write("x") : socket.destroy()), 1_000);
     let answer = "";
@@ -267,17 +267,18 @@ function wordSoup(seed: number): string {
 }
 
 /**
- * Pipelined requests (by default 60 for 1,000 reviews each), never reading: "cut" once the server closes it. A
+ * Pipelined requests (by default 60 for 1,000 reviews each) from `localAddress`, never reading: "cut" once the server closes it. A
  * socket that reads nothing never hears of a close either, so it writes an empty line (which HTTP
  * allows between requests) every second: once the server has closed, that write fails.
  */
-function unread(
+export function unread(
   port: number,
   end: number,
   requests = "GET /api/reviews/since/2000-01-01?limit=1000 HTTP/1.1\r\nHost: localhost:3000\r\n\r\n".repeat(60),
+  localAddress = "127.0.0.3",
 ): Promise<string> {
   return new Promise((resolve) => {
-    const socket = connect({ port, host: "127.0.0.1", localAddress: "127.0.0.3" });
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
     socket.pause();
     socket.on("connect", () => socket.write(requests));
     const timer = setTimeout(() => socket.destroy(), Math.max(0, end - Date.now()));
