@@ -82,7 +82,7 @@ export function backpressured(handler: RequestListener): RequestListener {
   return (req, res) => {
     const socket = req.socket;
     const client = socket.remoteAddress ?? "";
-    const run = () => void (socket.destroyed || handler(req, res));
+    const run = () => !socket.destroyed && (handler(req, res), true);
     const previous = latest.get(socket);
     latest.set(socket, res);
     const sent = () => !previous || previous.writableFinished || previous.destroyed;

@@ -7,11 +7,14 @@
  * with work queued; between two handlers Node polls its sockets.
  */
 export class Turns {
-  /** The handlers waiting, by client address; an address goes to the back once it has had its turn. */
-  private readonly queues = new Map<string, (() => void)[]>();
+  /**
+   * The handlers waiting, by client address; an address goes to the back once it has had its turn.
+   * Each says whether it ran: one whose connection has closed does not, and takes no turn.
+   */
+  private readonly queues = new Map<string, (() => boolean)[]>();
   private scheduled = false;
 
-  take(client: string, run: () => void): void {
+  take(client: string, run: () => boolean): void {
     const queue = this.queues.get(client);
     if (queue) queue.push(run);
     else this.queues.set(client, [run]);
@@ -26,13 +29,16 @@ export class Turns {
 
   private next(): void {
     this.scheduled = false;
-    const first = this.queues.entries().next();
-    if (first.done) return;
-    const [client, queue] = first.value;
-    this.queues.delete(client);
-    const run = queue.shift()!;
-    if (queue.length > 0) this.queues.set(client, queue);
-    this.schedule();
-    run();
+    try {
+      // An address put back at the end is met again by this loop: it ends at the first handler that runs.
+      for (const [client, queue] of this.queues) {
+        this.queues.delete(client);
+        const run = queue.shift()!;
+        if (queue.length > 0) this.queues.set(client, queue);
+        if (run()) break;
+      }
+    } finally {
+      this.schedule();
+    }
   }
 }
