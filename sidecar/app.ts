@@ -23,7 +23,7 @@ import { defineHubRoute, type HubRouteOptions } from "./hub/route.ts";
 import { defineMcpRoute, type McpDeps } from "./mcp/route.ts";
 import type { SidecarSettings } from "./settings.ts";
 import { isDatabaseError } from "./store/errors.ts";
-import { SpillError } from "./spill.ts";
+import { DistFileError } from "./dist-file.ts";
 
 export interface AppDeps {
   bundle: BundleRef;
@@ -55,9 +55,10 @@ export function createApp(deps: AppDeps): H3 {
           headers: { "retry-after": "5" },
         });
       }
-      // A part of the bundle failed its check as it was read back: it is being loaded again.
-      if (error.cause instanceof SpillError) {
-        return errorResponse(503, "unavailable", "the data being served failed a check and is being loaded again; retry shortly", {
+      // A dist/ file was cut short in place under the bundle: the next load of dist/ replaces it.
+      if (error.cause instanceof DistFileError) {
+        log(`${event.req.method} ${event.url.pathname}: ${error.cause.message}`);
+        return errorResponse(503, "unavailable", "the data being served changed on disk; retry shortly", {
           headers: { "retry-after": "1" },
         });
       }

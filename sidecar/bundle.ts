@@ -5,38 +5,39 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { z } from "zod";
 import type { InsightsDataset } from "../core/schema/insights.ts";
 import type { ReviewsDataset, Withdrawal } from "../core/schema/public.ts";
 import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../core/dist/manifest.ts";
-import { strongEtag } from "../core/dist/etag.ts";
+import { createHash } from "node:crypto";
+import { etagOf, strongEtag } from "../core/dist/etag.ts";
 import { DistFormatError } from "../core/dist/reviews-json.ts";
 import { ReviewIndex } from "./search/reviews.ts";
 import { safeJson } from "../core/json.ts";
 import { collect } from "../core/collect.ts";
-import { Spill, type Region } from "./spill.ts";
+import { turn } from "../core/turn.ts";
+import { DistFile } from "./dist-file.ts";
 
 export interface StaticFile {
   path: string;
   etag: string;
   lastModified: Date;
   contentType: string;
-  /** The bytes: in memory, or in the bundle's spill for a large file (identityOf reads them). */
-  body: Buffer | Region;
+  /** The bytes: in memory, or read from the dist/ file itself for a large one (identityOf reads them). */
+  body: Buffer | DistFile;
   /** The bytes' length. */
   size: number;
-  encoded: Partial<Record<"br" | "gzip", Buffer | Region>>;
+  encoded: Partial<Record<"br" | "gzip", Buffer | DistFile>>;
 }
 
 /**
- * Files and compressed copies at least this large are kept in the bundle's spill (sidecar/spill.ts)
- * and sent from there as they are read: at 100,000 reviews reviews.json, insights.json and their
+ * Files and compressed copies at least this large are read from dist/ as they are sent
+ * (sidecar/dist-file.ts): at 100,000 reviews reviews.json, insights.json, the sitemap and their
  * copies. Smaller ones, every page and feed, are served from memory.
  */
-export const SPILLED_BYTES = 256 * 1024;
+export const LARGE_BYTES = 256 * 1024;
 
-/** A file's bytes, read back from the spill when they are there (for the few readers of a large file's text). */
+/** A file's bytes, read from dist/ when it is a large one (for the few readers of a large file's text). */
 export function identityOf(file: StaticFile): Buffer {
   return Buffer.isBuffer(file.body) ? file.body : file.body.readAll();
 }
@@ -51,8 +52,6 @@ export interface Bundle {
   /** insights.json parsed: read when asked for, and kept only while something uses it. */
   insights: () => Insights;
   withdrawn: Withdrawal[];
-  /** Where the large parts are kept: a file of this bundle's own, or memory. */
-  spill: Spill;
 }
 
 /**
@@ -79,12 +78,8 @@ export class BundleError extends Error {
 export interface BundleOptions {
   /** Bytes of search results kept (SEARCH_CACHE_MB). */
   searchCacheBytes?: number;
-  /** The folder of the bundle's spill file (STATE_DIR; the system's temporary folder by default). */
-  spillDir?: string;
-  /** Files and copies at least this large are kept in the spill (SPILLED_BYTES). */
-  spilledBytes?: number;
-  /** Bytes of reviews.json, the newest reviews, also held in memory (RECENT_BYTES). */
-  recentBytes?: number;
+  /** Files and copies at least this large are read from dist/ as they are sent (LARGE_BYTES). */
+  largeBytes?: number;
 }
 
 export async function loadBundle(distDir: string, options: BundleOptions = {}): Promise<Bundle> {
@@ -99,52 +94,68 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
     throw new BundleError(`${distDir}/${MANIFEST_FILE} is not a manifest this version understands: ${z.prettifyError(parsed.error)}`);
   const manifest = parsed.data as Manifest;
 
-  const spill = await Spill.open(options.spillDir ?? tmpdir());
-  const spilledBytes = options.spilledBytes ?? SPILLED_BYTES;
-  const kept = (bytes: Buffer) => (bytes.length >= spilledBytes ? spill.write(bytes) : bytes);
+  const largeBytes = options.largeBytes ?? LARGE_BYTES;
   const files = new Map<string, StaticFile>();
-  /** A file of the manifest read, checked against its hash, and kept (all but reviews.json, read next). */
-  const read = async (path: string) => {
+  const open = (file: string): Buffer | DistFile => {
+    try {
+      return DistFile.load(join(distDir, file), largeBytes);
+    } catch {
+      throw new BundleError(`${distDir}/${file} is listed in the manifest but missing`);
+    }
+  };
+  /** A file of the manifest opened, checked against its hash, and kept; with `whole`, its bytes are handed on too. */
+  const read = async (path: string, whole = false) => {
     const entry = manifest.files[path];
     if (!entry) return undefined;
-    const body = await readFile(join(distDir, entry.file)).catch(() => {
-      throw new BundleError(`${distDir}/${entry.file} is listed in the manifest but missing`);
-    });
+    const body = open(entry.file);
+    const bytes = Buffer.isBuffer(body) ? body : whole ? body.readAll() : undefined;
     // The bytes must be the ones the manifest describes: a half-copied dist/ is refused here.
-    const etag = strongEtag(body);
+    const etag = bytes ? strongEtag(bytes) : await etagOfFile(body as DistFile);
     if (etag !== entry.etag)
       throw new BundleError(`${distDir}/${entry.file} does not match its manifest hash: rebuild, or finish copying dist/`);
     const encoded: StaticFile["encoded"] = {};
     for (const coding of ["br", "gzip"] as const) {
       const copy = entry.encodings[coding];
-      if (copy) encoded[coding] = kept(await readFile(join(distDir, copy.file)));
+      if (copy) encoded[coding] = open(copy.file);
     }
     const file: StaticFile = {
       path,
       etag,
       lastModified: new Date(entry.last_modified),
       contentType: entry.content_type,
-      body: path === "/reviews.json" ? body : kept(body),
+      body,
       size: body.length,
       encoded,
     };
     files.set(path, file);
-    return { file, body };
+    return { file, bytes: bytes ?? Buffer.alloc(0) };
   };
   // insights.json first and reviews.json last: each is read whole, and their peaks never add up.
-  const insights = await read("/insights.json").then((read) => read && checkedInsights(read.body, read.file, distDir));
+  const insights = await read("/insights.json", true).then((read) => read && checkedInsights(read.bytes, read.file, distDir));
   if (!insights) throw new BundleError(`${distDir}/insights.json is missing`);
   // Checking it parsed the whole of it: collected now, not on top of what reading reviews.json takes.
   collect();
   for (const path of Object.keys(manifest.files)) if (path !== "/insights.json" && path !== "/reviews.json") await read(path);
-  const reviewsBytes = (await read("/reviews.json"))?.body;
-  if (!reviewsBytes) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
-  const reviewsFile = files.get("/reviews.json")!;
-  const { head, index } = await ReviewIndex.load(reviewsBytes, `${distDir}/reviews.json`, spill, options).catch((error: unknown) => {
+  const reviews = await read("/reviews.json", true);
+  if (!reviews) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
+  const body = reviews.file.body;
+  const { head, index } = await ReviewIndex.load(reviews.bytes, body, `${distDir}/reviews.json`, options).catch((error: unknown) => {
     throw error instanceof DistFormatError ? new BundleError(error.message) : error;
   });
-  if (reviewsFile.size >= spilledBytes) reviewsFile.body = index.body;
-  return { manifest, manifestText, files, dataset: head, index, insights, withdrawn: manifest.withdrawn, spill };
+  return { manifest, manifestText, files, dataset: head, index, insights, withdrawn: manifest.withdrawn };
+}
+
+/** A large file's ETag, its bytes hashed a mebibyte at a time, with a turn of the event loop between. */
+async function etagOfFile(file: DistFile): Promise<string> {
+  const hash = createHash("sha256");
+  const piece = Buffer.allocUnsafe(Math.min(file.length, 1024 * 1024));
+  for (let at = 0; at < file.length; at += piece.length) {
+    const length = Math.min(piece.length, file.length - at);
+    file.read(at, length, piece);
+    hash.update(piece.subarray(0, length));
+    await turn();
+  }
+  return etagOf(hash.digest("hex"));
 }
 
 /**
@@ -185,24 +196,9 @@ export class BundleRef {
   ) {
     // The first load is held to what a reload is.
     this.checkBaseUrl(bundle);
-    this.watch(bundle);
     // Once the load's last frames are gone too: collected synchronously here, reviews.json's bytes
     // would still be held by them.
     setImmediate(collect);
-  }
-
-  /**
-   * A part of the bundle that no longer reads back as it was written (a disk fault, a file
-   * changed under it) is not served: the request that met it fails (503), and dist/ is loaded
-   * again, which writes a new spill.
-   */
-  private watch(bundle: Bundle): void {
-    bundle.spill.onFault = (error) => {
-      console.error(`reviewcast: ${error.message}; loading ${this.distDir}/ again`);
-      this.reload().catch((again: unknown) =>
-        console.error(`reviewcast: ${this.distDir}/ could not be loaded again: ${(again as Error).message}`),
-      );
-    };
   }
 
   get current(): Bundle {
@@ -240,7 +236,6 @@ export class BundleRef {
     const next = await loadBundle(this.distDir, this.options);
     this.checkBaseUrl(next);
     const before = this.bundle;
-    this.watch(next);
     this.bundle = next;
     // Once this call is done with the bundle it replaced (answers still being sent keep theirs).
     setImmediate(collect);

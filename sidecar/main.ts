@@ -9,7 +9,6 @@ import { listen } from "listhen";
 import { SettingsError } from "../core/settings.ts";
 import { createApp } from "./app.ts";
 import { BundleError, BundleRef, loadBundle } from "./bundle.ts";
-import { SpillError } from "./spill.ts";
 import { allowedFor } from "./mcp/route.ts";
 import { Hub, hubOptionsOf } from "./hub/hub.ts";
 import { hubRouteOptionsOf } from "./hub/route.ts";
@@ -23,15 +22,8 @@ import { TOPICS } from "../core/urls.ts";
 try {
   const settings = sidecarSettings(process.env);
   const started = performance.now();
-  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * MiB, baseUrl: settings.BASE_URL, spillDir: settings.STATE_DIR };
+  const bundleOptions = { searchCacheBytes: settings.SEARCH_CACHE_MB * MiB, baseUrl: settings.BASE_URL };
   const bundle = new BundleRef(await loadBundle(settings.DIST_DIR, bundleOptions), settings.DIST_DIR, bundleOptions);
-  if (bundle.current.spill.where === "memory") {
-    console.warn(
-      `reviewcast: cannot write to ${settings.STATE_DIR} (STATE_DIR), so the bundle's large parts ` +
-        `(reviews.json's bytes, the search texts) are ` +
-        `held in memory`,
-    );
-  }
   const secret = settings.MCP_SESSION_SECRET ?? randomBytes(32).toString("base64url");
   if (!settings.MCP_SESSION_SECRET) {
     console.warn(
@@ -123,7 +115,7 @@ try {
       `(public base ${settings.BASE_URL}), ready in ${ms} ms`,
   );
 } catch (error) {
-  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError || error instanceof SpillError)
+  if (error instanceof SettingsError || error instanceof BundleError || error instanceof StateError)
     console.error(`reviewcast: ${error.message}`);
   else if (/Unable to find an available port|EADDRINUSE/.test(String((error as Error)?.message))) {
     console.error(`reviewcast: port ${process.env.PORT ?? 3000} is already in use; stop the other server or set PORT`);

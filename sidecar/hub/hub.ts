@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Agent } from "node:https";
-import { SPILLED_BYTES, type BundleRef } from "../bundle.ts";
+import { LARGE_BYTES, type BundleRef } from "../bundle.ts";
 import { fileStream, signatureOf } from "../http/streamed.ts";
 import type { Delivery, StateStore, Intent } from "../store/store.ts";
 import { createAgent, send, type OutboundOptions } from "./outbound.ts";
@@ -226,7 +226,7 @@ export class Hub {
       link: discoveryLinks(this.baseUrl, d.topic),
     };
     const topicFile = file;
-    const release = file.size >= SPILLED_BYTES ? await this.large.take() : () => {};
+    const release = file.size >= LARGE_BYTES ? await this.large.take() : () => {};
     let ok = false;
     try {
       const url = new URL(d.callback);

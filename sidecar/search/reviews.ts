@@ -4,9 +4,8 @@
  * positions kept as a sorted list and a bitset (postings.ts). A search walks the smallest set and
  * tests the others bit by bit, or ANDs bitsets a word at a time when that is cheaper, so it costs
  * about what it matches, not the size of the data. A review's JSON is the bytes reviews.json holds,
- * kept in the bundle's spill (sidecar/spill.ts) and read back, checked, as answers need them.
+ * read from the file itself (sidecar/dist-file.ts) as answers need them, or from memory when small.
  */
-import { crc32 } from "node:zlib";
 import type { Cursor } from "../../core/cursor.ts";
 import { changedAt, compare, startOfDay } from "../../core/dataset.ts";
 import { readReviewsJson, type ReviewLines } from "../../core/dist/reviews-json.ts";
@@ -15,7 +14,7 @@ import { partitionPoint, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
 import { dayNumber, dayText, isoSeconds } from "./days.ts";
 import { matchSets } from "./match.ts";
-import type { Region, Spill } from "../spill.ts";
+import type { DistFile } from "../dist-file.ts";
 
 export interface ReviewFilter {
   rating?: number;
@@ -37,15 +36,14 @@ export interface Page {
 
 export class ReviewIndex {
   /**
-   * reviews.json's bytes (on disk), where each review's JSON lies (`starts`, `ends`) with its
-   * CRC-32, and per position its day (yyyymmdd), id and latest recorded change (seconds since the
-   * epoch). Nothing per review is a JavaScript object: 100,000 reviews kept as strings took 43 MiB
-   * of heap beside the file, and the file itself 36 MiB.
+   * reviews.json's bytes (the dist/ file, or memory when small), where each review's JSON lies
+   * (`starts`, `ends`), and per position its day (yyyymmdd), id and latest recorded change
+   * (seconds since the epoch). Nothing per review is a JavaScript object but its id
+   * (docs/architecture.md, "The sidecar's store").
    */
-  readonly body: Region;
+  private readonly body: Buffer | DistFile;
   private readonly starts: Uint32Array;
   private readonly ends: Uint32Array;
-  private readonly crcs: Uint32Array;
   private readonly days: Uint32Array;
   readonly ids: string[];
   private readonly changed: Float64Array;
@@ -64,14 +62,14 @@ export class ReviewIndex {
 
   /**
    * Read and index reviews.json (its bytes, as the build wrote them: see core/dist/reviews-json.ts),
-   * giving the event loop turns. Each review is checked, indexed and dropped; the bytes and the
-   * lowercased texts go to `spill`.
+   * giving the event loop turns. Each review is checked, indexed and dropped. `bytes` are
+   * reviews.json's, read whole for this; `body` is where answers read them from afterwards.
    */
   static async load(
-    body: Buffer,
+    bytes: Buffer,
+    body: Buffer | DistFile,
     name: string,
-    spill: Spill,
-    options: { searchCacheBytes?: number; recentBytes?: number } = {},
+    options: { searchCacheBytes?: number } = {},
   ): Promise<{ head: ReviewLines["head"]; index: ReviewIndex }> {
     const days: number[] = [];
     const ids: string[] = [];
@@ -79,8 +77,8 @@ export class ReviewIndex {
     const late: number[] = [];
     const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
     const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
-    const text = TextIndex.builder(spill, options.searchCacheBytes);
-    const lines = await readReviewsJson(body, name, (review, p, head) => {
+    const text = TextIndex.builder(options.searchCacheBytes);
+    const lines = await readReviewsJson(bytes, name, (review, p, head) => {
       days.push(dayNumber(review.date));
       ids.push(review.id);
       const zone = head.business.time_zone;
@@ -92,19 +90,14 @@ export class ReviewIndex {
       for (const s of review.services) add(groups.services, s, p);
       text.add(review.text);
     });
-    const crcs = new Uint32Array(ids.length);
-    for (let p = 0; p < crcs.length; p++) crcs[p] = crc32(body.subarray(lines.starts[p], lines.ends[p]));
-    // The texts' region is closed before reviews.json's is written: a spill takes one region at a time.
     const texts = await text.finish();
-    const region = spill.write(body, options.recentBytes ?? RECENT_BYTES);
-    const index = new ReviewIndex(region, lines, crcs, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, texts);
+    const index = new ReviewIndex(body, lines, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, texts);
     return { head: lines.head, index };
   }
 
   private constructor(
-    body: Region,
+    body: Buffer | DistFile,
     lines: ReviewLines,
-    crcs: Uint32Array,
     days: Uint32Array,
     ids: string[],
     changed: Float64Array,
@@ -116,7 +109,6 @@ export class ReviewIndex {
     this.body = body;
     this.starts = lines.starts;
     this.ends = lines.ends;
-    this.crcs = crcs;
     this.days = days;
     this.ids = ids;
     this.changed = changed;
@@ -148,34 +140,20 @@ export class ReviewIndex {
     return this.jsonList([position]).subarray(1, -1).toString("utf8");
   }
 
-  /**
-   * A JSON array of the reviews at `positions`, copied from reviews.json's bytes: from memory for
-   * the newest, else read back from the spill, reviews near each other in one read (a read costs
-   * about what copying 8 KiB does), each review read so checked against its CRC-32.
-   */
+  /** A JSON array of the reviews at `positions`, copied from reviews.json's bytes. */
   jsonList(positions: readonly number[]): Buffer {
-    const { starts, ends } = this;
+    const { starts, ends, body } = this;
     let length = 2 + Math.max(0, positions.length - 1);
     for (const p of positions) length += ends[p]! - starts[p]!;
     const out = Buffer.allocUnsafe(length);
     let at = 0;
     out[at++] = 0x5b; // [
-    for (let i = 0; i < positions.length;) {
-      // Positions [i, j), in reviews.json's order (a list of changes may not be), are read at once:
-      // bytes [from, to) of reviews.json.
-      let j = i + 1;
-      while (j < positions.length && positions[j]! > positions[j - 1]! && starts[positions[j]!]! - ends[positions[j - 1]!]! <= NEAR_BYTES)
-        j++;
-      const from = starts[positions[i]!]!;
-      const to = ends[positions[j - 1]!]!;
-      const { bytes, read } = this.body.view(from, to - from);
-      for (; i < j; i++) {
-        const p = positions[i]!;
-        const review = bytes.subarray(starts[p]! - from, ends[p]! - from);
-        if (read) this.body.check(review, this.crcs[p]!, `review ${this.ids[p]}`);
-        if (at > 1) out[at++] = 0x2c; // ,
-        at += review.copy(out, at);
-      }
+    for (const p of positions) {
+      if (at > 1) out[at++] = 0x2c; // ,
+      const size = ends[p]! - starts[p]!;
+      if (Buffer.isBuffer(body)) body.copy(out, at, starts[p], ends[p]);
+      else body.read(starts[p]!, size, out, at);
+      at += size;
     }
     out[at] = 0x5d; // ]
     return out;
@@ -274,13 +252,3 @@ export class ReviewIndex {
     return partitionPoint(this.size, before);
   }
 }
-
-/** Reviews this close in reviews.json are read from the spill at once, with the bytes between them. */
-const NEAR_BYTES = 8 * 1024;
-
-/**
- * reviews.json's first bytes, the newest reviews, are also held in memory: most answers (a first
- * page, newest first; "since" a recent day) are made of them, and a read from memory costs a
- * fraction of one from the spill file (docs/benchmarks.md).
- */
-export const RECENT_BYTES = 4 * 1024 * 1024;

@@ -3,16 +3,14 @@
  * into words (maximal runs of letters and digits); each word keeps the positions of the reviews
  * holding it. A query that is one run of letters and digits can only occur inside a word, so the
  * union over the vocabulary words that contain it is the exact answer. Longer queries take the
- * intersection of such unions as candidates and confirm each one against the text, read back
- * from the bundle's spill (the lowercased texts are 15 MiB at 100,000 reviews) and checked.
+ * intersection of such unions as candidates and confirm each one against the text, held
+ * lowercased in memory.
  */
-import { crc32 } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import { normalise, stemOf, WORD } from "../../core/words.ts";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../../core/turn.ts";
 import { partitionPoint, postingsFromBits, type Postings } from "./postings.ts";
-import type { Region, Spill } from "../spill.ts";
 import { DEFAULT_SETTINGS, MiB } from "../settings.ts";
 
 /**
@@ -23,8 +21,6 @@ import { DEFAULT_SETTINGS, MiB } from "../settings.ts";
  */
 export const SEARCH_CACHE_BYTES = DEFAULT_SETTINGS.SEARCH_CACHE_MB * MiB;
 const ENTRY_OVERHEAD = 256;
-/** Bytes of texts read at once by a scan of them all. */
-const SCAN_BYTES = 1024 * 1024;
 
 export class TextIndex {
   private readonly cache: LRUCache<string, Postings>;
@@ -33,12 +29,11 @@ export class TextIndex {
 
   /**
    * `lowered`: the texts normalised, as UTF-8 one after the other; text `p` is
-   * `lowered[starts[p], starts[p + 1])`, with the CRC-32 `crcs[p]`.
+   * `lowered[starts[p], starts[p + 1])`.
    */
   constructor(
-    private readonly lowered: Region,
+    private readonly lowered: Buffer,
     private readonly starts: Uint32Array,
-    private readonly crcs: Uint32Array,
     private readonly vocabulary: string[],
     /**
      * Each word's reviews: the sorted list of their positions, or a bitset when that is smaller
@@ -62,8 +57,8 @@ export class TextIndex {
   }
 
   /** An index made a text at a time (add), then finished. */
-  static builder(spill: Spill, cacheBytes = SEARCH_CACHE_BYTES): TextIndexBuilder {
-    return new TextIndexBuilder(spill, cacheBytes);
+  static builder(cacheBytes = SEARCH_CACHE_BYTES): TextIndexBuilder {
+    return new TextIndexBuilder(cacheBytes);
   }
 
   private get size(): number {
@@ -119,18 +114,7 @@ export class TextIndex {
     if (words.length === 0) {
       // No letter or digit to narrow by: a scan of all the texts for the needle's bytes.
       if (!needle.length) return bits.fill(0xffffffff);
-      for (let first = 0; first < this.size;) {
-        // Texts [first, last) read at once, about a MiB of them.
-        const last = Math.max(
-          first + 1,
-          partitionPoint(this.size, (p) => this.starts[p + 1]! - this.starts[first]! <= SCAN_BYTES),
-        );
-        const texts = this.texts(first, last);
-        const base = this.starts[first]!;
-        for (let p = first; p < last; p++)
-          if (texts.subarray(this.starts[p]! - base, this.starts[p + 1]! - base).includes(needle)) setBit(bits, p);
-        first = last;
-      }
+      for (let p = 0; p < this.size; p++) if (this.text(p).includes(needle)) setBit(bits, p);
       return bits;
     }
     const candidates = words.map((w) => this.matching(w).bits);
@@ -147,23 +131,9 @@ export class TextIndex {
     return bits;
   }
 
-  /** Text `p` lowercased, read back and checked. */
+  /** Text `p` lowercased. */
   private text(p: number): Buffer {
-    return this.texts(p, p + 1);
-  }
-
-  /** Texts [first, last) lowercased, one after the other, read back and checked (valid until the next call). */
-  private texts(first: number, last: number): Buffer {
-    const from = this.starts[first]!;
-    const length = this.starts[last]! - from;
-    const { bytes, read } = this.lowered.view(from, length);
-    for (let p = first; read && p < last; p++)
-      this.lowered.check(
-        bytes.subarray(this.starts[p]! - from, this.starts[p + 1]! - from),
-        this.crcs[p]!,
-        `the search text of review ${p + 1}`,
-      );
-    return bytes;
+    return this.lowered.subarray(this.starts[p], this.starts[p + 1]);
   }
 
   /** Union of the postings of every vocabulary word that contains `fragment`. */
@@ -184,51 +154,31 @@ export class TextIndex {
   }
 }
 
-/**
- * Texts added one at a time, in position order, then made into a TextIndex. The lowercased texts
- * go to the spill a slice at a time as they come (nothing else is written to it until finish),
- * so they are never all in memory at once.
- */
+/** Texts added one at a time, in position order, then made into a TextIndex. */
 export class TextIndexBuilder {
   private readonly byWord = new Map<string, number[]>();
-  private readonly lowered: ReturnType<Spill["writer"]>;
-  private pending: string[] = [];
-  private readonly starts: number[] = [0];
-  private readonly crcs: number[] = [];
+  private readonly lowered: string[] = [];
 
-  constructor(
-    spill: Spill,
-    private readonly cacheBytes: number,
-  ) {
-    this.lowered = spill.writer();
-  }
+  constructor(private readonly cacheBytes: number) {}
 
   add(text: string): void {
     const lowered = TextIndex.normalise(text);
-    const position = this.starts.length - 1;
+    const position = this.lowered.length;
     for (const word of new Set(lowered.match(WORD))) {
       const list = this.byWord.get(word);
       if (list) list.push(position);
       else this.byWord.set(word, [position]);
     }
-    this.starts.push(this.starts.at(-1)! + Buffer.byteLength(lowered));
-    this.crcs.push(crc32(lowered));
-    this.pending.push(lowered);
-    if (this.pending.length === SLICE) this.flush();
+    this.lowered.push(lowered);
   }
 
-  private flush(): void {
-    if (this.pending.length) this.lowered.append(Buffer.from(this.pending.join("")));
-    this.pending = [];
-  }
-
-  /** The index, its lowercased texts in the spill. */
   async finish(): Promise<TextIndex> {
-    this.flush();
-    const lowered = this.lowered.done();
+    const starts = new Uint32Array(this.lowered.length + 1);
+    this.lowered.forEach((text, p) => (starts[p + 1] = starts[p]! + Buffer.byteLength(text)));
+    const lowered = Buffer.from(this.lowered.join(""));
     const vocabulary = [...this.byWord.keys()];
     const postings: (Uint32Array | { bits: Bitset })[] = [];
-    const size = this.starts.length - 1;
+    const size = this.lowered.length;
     const bitsetLength = (size + 31) >>> 5;
     for (let i = 0; i < vocabulary.length; i++) {
       if (i % (SLICE * 20) === 0) await turn();
@@ -240,6 +190,6 @@ export class TextIndexBuilder {
         postings.push({ bits });
       }
     }
-    return new TextIndex(lowered, Uint32Array.from(this.starts), Uint32Array.from(this.crcs), vocabulary, postings, this.cacheBytes);
+    return new TextIndex(lowered, starts, vocabulary, postings, this.cacheBytes);
   }
 }

@@ -17,9 +17,10 @@ import { subscriptionsIn } from "../../harness/hub.ts";
 import { testCerts } from "../../harness/subscriber.ts";
 import { useSubscriber } from "../helpers/subscriber.ts";
 import { until } from "../../harness/until.ts";
-import { BLOCK } from "../../sidecar/spill.ts";
 import { MCP_RESOURCE_BYTES } from "../../sidecar/mcp/resources.ts";
 
+/** What each piece in flight may hold: a large file is sent in smaller pieces than this (sidecar/dist-file.ts). */
+const BLOCK = 256 * 1024;
 const subscriber = await useSubscriber();
 const running: Running[] = [];
 let root: string;
@@ -31,7 +32,7 @@ let nextDist: string;
 beforeAll(async () => {
   root = await tempDir();
   const data = join(root, "data");
-  // 3,000 reviews: reviews.json is over MCP_RESOURCE_BYTES, and kept in the bundle's spill, not in memory.
+  // 3,000 reviews: reviews.json is over MCP_RESOURCE_BYTES, read from dist/ as it is sent over HTTP, not held in memory.
   expect((await runScript("build/synth/index.ts", ["--reviews", "3000", "--seed", "large-answers", "--out", data])).code).toBe(0);
   const env = { BASE_URL, BUILD_CACHE_DIR: join(root, "cache"), ...SYNTHETIC };
   expect((await runBuild(data, join(root, "one"), env)).code).toBe(0);
@@ -190,7 +191,7 @@ describe("WebSub deliveries of reviews.json", () => {
       `sha256=${createHmac("sha256", "a-secret-of-the-reader").update(expected).digest("hex")}`,
     );
     await until(() => held >= 30, "the thirty deliveries nobody reads to begin");
-    // What the process holds with thirty deliveries in flight: at most a block being checked and one
+    // What the process holds with thirty deliveries in flight: at most a piece being read and one
     // being sent for each, not the topic per delivery.
     expect((await live(server)) - before).toBeLessThan((30 * 2 * BLOCK) / 1024 / 1024);
   });
