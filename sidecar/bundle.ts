@@ -130,11 +130,9 @@ export async function loadBundle(distDir: string, options: BundleOptions = {}): 
     files.set(path, file);
     return { file, bytes: bytes ?? Buffer.alloc(0) };
   };
-  // insights.json first and reviews.json last: each is read whole, and their peaks never add up.
-  const insights = await read("/insights.json", true).then((read) => read && checkedInsights(read.bytes, read.file, distDir));
-  if (!insights) throw new BundleError(`${distDir}/insights.json is missing`);
-  // Checking it parsed the whole of it: collected now, not on top of what reading reviews.json takes.
-  collect();
+  const insightsFile = (await read("/insights.json"))?.file;
+  if (!insightsFile) throw new BundleError(`${distDir}/insights.json is missing`);
+  const insights = parsedInsights(insightsFile, distDir);
   for (const path of Object.keys(manifest.files)) if (path !== "/insights.json" && path !== "/reviews.json") await read(path);
   const reviews = await read("/reviews.json", true);
   if (!reviews) throw new BundleError(`${distDir}/ has no reviews.json in its manifest`);
@@ -159,19 +157,23 @@ async function etagOfFile(file: DistFile): Promise<string> {
 }
 
 /**
- * insights.json's top-level members checked (the build checked the whole against its schema), and
- * the file parsed again when asked for, kept while anything still holds it (a WeakRef): parsed,
- * it is 18 MiB of heap at 100,000 reviews, for the MCP calls that read it now and then.
+ * insights.json parsed when asked for, its top-level members checked (the build checked the whole
+ * against its schema, and the manifest's hash that these are the build's bytes), and kept while
+ * anything still holds it (a WeakRef): parsed, it is 18 MiB of heap at 100,000 reviews, for the
+ * MCP calls that read it now and then. It is not parsed at load: that took more memory than the
+ * rest of a load.
  */
-function checkedInsights(bytes: Buffer, file: StaticFile, distDir: string): () => Insights {
-  const read = (from: Buffer) => InsightsMembers.safeParse(safeJson(from.toString("utf8")));
-  const checked = read(bytes);
-  if (!checked.success)
-    throw new BundleError(`${distDir}/insights.json is not the insights shape: ${z.prettifyError(checked.error).slice(0, 500)}`);
+function parsedInsights(file: StaticFile, distDir: string): () => Insights {
   let held: WeakRef<Insights> | undefined;
   return () => {
-    const value = held?.deref() ?? (read(identityOf(file)).data as unknown as Insights);
-    held = new WeakRef(value);
+    let value = held?.deref();
+    if (!value) {
+      const checked = InsightsMembers.safeParse(safeJson(identityOf(file).toString("utf8")));
+      if (!checked.success)
+        throw new BundleError(`${distDir}/insights.json is not the insights shape: ${z.prettifyError(checked.error).slice(0, 500)}`);
+      value = checked.data as unknown as Insights;
+      held = new WeakRef(value);
+    }
     return value;
   };
 }

@@ -12,6 +12,7 @@ import { readReviewsJson, type ReviewLines } from "../../core/dist/reviews-json.
 import type { PublicReview } from "../../core/schema/public.ts";
 import { partitionPoint, postingsFrom, type Postings } from "./postings.ts";
 import { TextIndex } from "./text.ts";
+import { ReviewTexts, textSpan } from "./texts.ts";
 import { dayNumber, dayText, isoSeconds } from "./days.ts";
 import { matchSets } from "./match.ts";
 import type { DistFile } from "../dist-file.ts";
@@ -78,6 +79,8 @@ export class ReviewIndex {
     const groups = { stars: new Map<number, number[]>(), technicians: new Map<string, number[]>(), services: new Map<string, number[]>() };
     const add = <K>(map: Map<K, number[]>, key: K, position: number) => (map.get(key) ?? map.set(key, []).get(key)!).push(position);
     const text = TextIndex.builder(options.searchCacheBytes);
+    const textStarts: number[] = [];
+    const textEnds: number[] = [];
     const lines = await readReviewsJson(bytes, name, (review, p, head) => {
       days.push(dayNumber(review.date));
       ids.push(review.id);
@@ -89,8 +92,11 @@ export class ReviewIndex {
       for (const t of review.technicians) add(groups.technicians, t, p);
       for (const s of review.services) add(groups.services, s, p);
       text.add(review.text);
+      const [start, end] = textSpan(bytes, review.text, textEnds.at(-1) ?? 0);
+      textStarts.push(start);
+      textEnds.push(end);
     });
-    const texts = await text.finish();
+    const texts = await text.finish(new ReviewTexts(body, Uint32Array.from(textStarts), Uint32Array.from(textEnds)));
     const index = new ReviewIndex(body, lines, Uint32Array.from(days), ids, Float64Array.from(changed), late, groups, texts);
     return { head: lines.head, index };
   }

@@ -3,15 +3,16 @@
  * into words (maximal runs of letters and digits); each word keeps the positions of the reviews
  * holding it. A query that is one run of letters and digits can only occur inside a word, so the
  * union over the vocabulary words that contain it is the exact answer. Longer queries take the
- * intersection of such unions as candidates and confirm each one against the text, held
- * lowercased in memory.
+ * intersection of such unions as candidates and confirm each one against the text, read from
+ * reviews.json (texts.ts).
  */
 import { LRUCache } from "lru-cache";
 import { normalise, stemOf, WORD } from "../../core/words.ts";
 import { createBitset, setBit, type Bitset } from "./bitset.ts";
 import { SLICE, turn } from "../../core/turn.ts";
-import { partitionPoint, postingsFromBits, type Postings } from "./postings.ts";
+import { postingsFromBits, type Postings } from "./postings.ts";
 import { DEFAULT_SETTINGS, MiB } from "../settings.ts";
+import type { ReviewTexts } from "./texts.ts";
 
 /**
  * Results kept, least recently used dropped first, so repeated and popular queries cost nothing.
@@ -27,13 +28,10 @@ export class TextIndex {
   /** The places in `vocabulary` and `postings` of the words that share a stem (Porter's). */
   private readonly stemAt: Map<string, number[]>;
 
-  /**
-   * `lowered`: the texts normalised, as UTF-8 one after the other; text `p` is
-   * `lowered[starts[p], starts[p + 1])`.
-   */
+  /** `texts`: the reviews' texts, to confirm a phrase against. */
   constructor(
-    private readonly lowered: Buffer,
-    private readonly starts: Uint32Array,
+    private readonly texts: ReviewTexts,
+    private readonly size: number,
     private readonly vocabulary: string[],
     /**
      * Each word's reviews: the sorted list of their positions, or a bitset when that is smaller
@@ -59,10 +57,6 @@ export class TextIndex {
   /** An index made a text at a time (add), then finished. */
   static builder(cacheBytes = SEARCH_CACHE_BYTES): TextIndexBuilder {
     return new TextIndexBuilder(cacheBytes);
-  }
-
-  private get size(): number {
-    return this.starts.length - 1;
   }
 
   static normalise(text: string): string {
@@ -110,30 +104,28 @@ export class TextIndex {
     const words = q.match(WORD) ?? [];
     if (words.length === 1 && words[0] === q) return this.containing(q);
     const bits = createBitset(this.size);
-    const needle = Buffer.from(q);
-    if (words.length === 0) {
-      // No letter or digit to narrow by: a scan of all the texts for the needle's bytes.
-      if (!needle.length) return bits.fill(0xffffffff);
-      for (let p = 0; p < this.size; p++) if (this.text(p).includes(needle)) setBit(bits, p);
-      return bits;
-    }
-    const candidates = words.map((w) => this.matching(w).bits);
-    for (let w = 0; w < bits.length; w++) {
-      let word = candidates[0]![w]!;
-      for (let i = 1; i < candidates.length && word; i++) word &= candidates[i]![w]!;
-      while (word) {
-        const low = word & -word;
-        const position = (w << 5) + 31 - Math.clz32(low);
-        if (this.text(position).includes(needle)) setBit(bits, position);
-        word ^= low;
-      }
-    }
+    if (!q.length) return bits.fill(0xffffffff);
+    // No letter or digit to narrow by: every text is read. Else the reviews holding every word.
+    const candidates = words.length
+      ? this.candidates(words.map((w) => this.matching(w).bits))
+      : Array.from({ length: this.size }, (_, p) => p);
+    for (const p of this.texts.containing(candidates, q)) setBit(bits, p);
     return bits;
   }
 
-  /** Text `p` lowercased. */
-  private text(p: number): Buffer {
-    return this.lowered.subarray(this.starts[p], this.starts[p + 1]);
+  /** The positions in every one of `sets`, in order. */
+  private candidates(sets: Bitset[]): number[] {
+    const out: number[] = [];
+    for (let w = 0; w < sets[0]!.length; w++) {
+      let word = sets[0]![w]!;
+      for (let i = 1; i < sets.length && word; i++) word &= sets[i]![w]!;
+      while (word) {
+        const low = word & -word;
+        out.push((w << 5) + 31 - Math.clz32(low));
+        word ^= low;
+      }
+    }
+    return out;
   }
 
   /** Union of the postings of every vocabulary word that contains `fragment`. */
@@ -157,28 +149,23 @@ export class TextIndex {
 /** Texts added one at a time, in position order, then made into a TextIndex. */
 export class TextIndexBuilder {
   private readonly byWord = new Map<string, number[]>();
-  private readonly lowered: string[] = [];
+  private size = 0;
 
   constructor(private readonly cacheBytes: number) {}
 
   add(text: string): void {
-    const lowered = TextIndex.normalise(text);
-    const position = this.lowered.length;
-    for (const word of new Set(lowered.match(WORD))) {
+    const position = this.size++;
+    for (const word of new Set(TextIndex.normalise(text).match(WORD))) {
       const list = this.byWord.get(word);
       if (list) list.push(position);
       else this.byWord.set(word, [position]);
     }
-    this.lowered.push(lowered);
   }
 
-  async finish(): Promise<TextIndex> {
-    const starts = new Uint32Array(this.lowered.length + 1);
-    this.lowered.forEach((text, p) => (starts[p + 1] = starts[p]! + Buffer.byteLength(text)));
-    const lowered = Buffer.from(this.lowered.join(""));
+  async finish(texts: ReviewTexts): Promise<TextIndex> {
+    const { size } = this;
     const vocabulary = [...this.byWord.keys()];
     const postings: (Uint32Array | { bits: Bitset })[] = [];
-    const size = this.lowered.length;
     const bitsetLength = (size + 31) >>> 5;
     for (let i = 0; i < vocabulary.length; i++) {
       if (i % (SLICE * 20) === 0) await turn();
@@ -190,6 +177,6 @@ export class TextIndexBuilder {
         postings.push({ bits });
       }
     }
-    return new TextIndex(lowered, starts, vocabulary, postings, this.cacheBytes);
+    return new TextIndex(texts, size, vocabulary, postings, this.cacheBytes);
   }
 }
