@@ -30,7 +30,11 @@ export class ReviewTexts {
       else body.read(from, to - from, (bytes = Buffer.allocUnsafe(to - from)));
       for (; i < j; i++) {
         const p = positions[i]!;
-        const text = JSON.parse(bytes.toString("utf8", starts[p]! - from, ends[p]! - from)) as string;
+        const literal = bytes.subarray(starts[p]! - from, ends[p]! - from);
+        // Without a backslash the JSON string is its text between the quotes.
+        const text = literal.includes(0x5c)
+          ? (JSON.parse(literal.toString("utf8")) as string)
+          : literal.toString("utf8", 1, literal.length - 1);
         if (normalise(text).includes(needle)) found.push(p);
       }
     }
