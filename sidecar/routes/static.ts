@@ -1,7 +1,7 @@
 /**
- * Files the build wrote, from the loaded bundle (memory, or its spill for the large ones): the
- * manifest's strong ETag and Last-Modified, the precompressed copy the client accepts, and
- * WebSub discovery links on the three topics.
+ * Files the build wrote, from the loaded bundle (memory, or the dist/ files themselves for the
+ * large ones): the manifest's strong ETag and Last-Modified, the precompressed copy the client
+ * accepts, and WebSub discovery links on the three topics.
  */
 import { getValidatedQuery, type H3Event, type HTTPResponse } from "h3";
 import { FastResponse } from "srvx";
