@@ -6,7 +6,7 @@
 import { handleCacheHeaders, HTTPResponse, noContent, type H3Event } from "h3";
 import { CORS_HEADERS } from "./cors.ts";
 
-/** A body read as it is sent (a large file, from the bundle's spill): its length, and a way to open it. */
+/** A body read as it is sent (a large file, from dist/ itself): its length, and a way to open it. */
 export interface Streamed {
   length: number;
   open: () => ReadableStream<Uint8Array>;

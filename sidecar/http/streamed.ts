@@ -1,11 +1,11 @@
 /**
  * A large file's bytes as they are sent, never whole in memory: its blocks read as the consumer
- * asks for them (from the bundle's spill, checked, or from memory).
+ * asks for them (from the checked dist/ file itself, or from memory).
  */
 import { createHmac } from "node:crypto";
 import type { StaticFile } from "../bundle.ts";
 
-/** The size of the pieces a file held in memory is sent in (a spilled one goes by its blocks). */
+/** The size of the pieces a file held in memory is sent in (a large one goes by sidecar/dist-file.ts's pieces). */
 const PIECE = 256 * 1024;
 
 /** The file's bytes, piece by piece, each read when the consumer asks for it. */
