@@ -182,15 +182,21 @@ function lingerOnClose(socket: Socket, complete: () => boolean): void {
 /**
  * Memory back after a burst, without waiting for the next request: V8 collects only when it
  * allocates, so a burst's garbage (and the RSS under it) stayed until traffic came again. Once
- * requests have stopped for `quietMs`, one full collection runs; freed memory then goes back to
+ * requests and their answers have stopped for `quietMs`, one full collection runs; freed memory then goes back to
  * the system (glibc's thresholds are set by `npm run serve`).
  */
 export function collectWhenQuiet(server: Server, quietMs = 1_000): void {
   let last = 0;
   let since = 0;
-  server.on("request", () => {
+  const busy = () => {
     last = Date.now();
     since++;
+  };
+  // Quiet counts from the last answer's end too: a burst's answers may still be made and sent
+  // well after its last request came in.
+  server.on("request", (_request, response) => {
+    busy();
+    response.once("close", busy);
   });
   setInterval(() => {
     if (since === 0 || Date.now() - last < quietMs) return;
