@@ -10,8 +10,8 @@ const DAYS: Record<string, string> = { Mo: "Mon", Tu: "Tue", We: "Wed", Th: "Thu
 /** How to book: by phone, by email, or both, as the business gives them. */
 function book({ telephone, email }: SiteData["dataset"]["business"]): string {
   const write = email && `write to <a href="mailto:${html(email)}">${html(email)}</a>`;
-  if (telephone)
-    return `<p class="book"><a class="button" href="tel:${html(telephone)}">Call ${html(telephone)} to book</a>${write ? ` or\n${write}` : ""}.</p>`;
+  const call = telephone && `<a class="button" href="tel:${html(telephone)}">Call ${html(telephone)} to book</a>`;
+  if (call) return `<p class="book">${call}${write ? ` or\n${write}` : ""}.</p>`;
   return write ? `<p class="book">To book, ${write}.</p>` : "";
 }
 

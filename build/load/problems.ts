@@ -3,33 +3,15 @@
  * what was expected, so the owner can fix every one of them in one pass.
  */
 import type { z } from "zod";
+import type { Problem } from "../../core/problems.ts";
 
-export interface Problem {
-  file: string;
-  /** `line 17 (r-2024-017)` for JSON Lines, `[3] (ant-control)` for arrays. */
-  record?: string;
-  field?: string;
-  value?: unknown;
-  expected: string;
-}
+export { formatProblem, type Problem } from "../../core/problems.ts";
 
 export class DataError extends Error {
   constructor(readonly problems: Problem[]) {
     super(`the data has ${problems.length} problem${problems.length === 1 ? "" : "s"}`);
     this.name = "DataError";
   }
-}
-
-/** Render one problem on one line: `file line 3 (r-1): rating = 7: expected an integer from 1 to 5`. */
-export function formatProblem(p: Problem): string {
-  const where = [p.file, p.record].filter(Boolean).join(" ");
-  const what = p.field === undefined ? "" : p.value === undefined ? `${p.field}: ` : `${p.field} = ${preview(p.value)}: `;
-  return `${where}: ${what}${p.expected}`;
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** Turn zod issues for one record into problems, resolving each issue's path to the value found there. */
