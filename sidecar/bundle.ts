@@ -159,9 +159,8 @@ async function etagOfFile(file: DistFile): Promise<string> {
 /**
  * insights.json parsed when asked for, its top-level members checked (the build checked the whole
  * against its schema, and the manifest's hash that these are the build's bytes), and kept while
- * anything still holds it (a WeakRef): parsed, it is 18 MiB of heap at 100,000 reviews, for the
- * MCP calls that read it now and then. It is not parsed at load: that took more memory than the
- * rest of a load.
+ * anything still holds it (a WeakRef), for the MCP calls that read it now and then. It is not
+ * parsed at load: parsed, it is large beside the rest of a load (docs/benchmarks.md).
  */
 function parsedInsights(file: StaticFile, distDir: string): () => Insights {
   let held: WeakRef<Insights> | undefined;
