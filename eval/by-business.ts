@@ -11,6 +11,9 @@
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import { credits } from "../insights/attribution.ts";
 import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
+import { AspectModel } from "./aspect-model/aspect-model.ts";
+import type { Mention } from "../insights/sentiment/aspects.ts";
+import { sentences } from "../insights/sentiment/text.ts";
 import { checkAll, PARTS, readBusiness, readSplits, type Part, type WrittenBusiness } from "./businesses.ts";
 import {
   fromLabels,
@@ -42,8 +45,24 @@ export const currentPipeline: Reader = async (b) => {
   });
 };
 
-/** The learned aspect model (issue 52, item 1), once it exists. */
-export const newPipeline: Reader | undefined = undefined;
+let aspectModel: Promise<AspectModel> | undefined;
+
+/** The learned aspect model (issue 52, item 1): each sentence's aspects, then the same credits. */
+export const newPipeline: Reader | undefined = async (b) => {
+  const model = await (aspectModel ??= AspectModel.load());
+  const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name }));
+  const out: Said[][] = [];
+  for (const r of b.reviews) {
+    const spans = sentences(r.text);
+    const read = await model.readReview(r.text, r.rating);
+    const found: Mention[] = read.flatMap((list, i) =>
+      list.map((a) => ({ aspect: a.aspect, polarity: a.polarity, term: spans[i]!, quote: spans[i]!, margin: 0 })),
+    );
+    const credited = credits(r, found, staff);
+    out.push(found.map((m, j) => ({ aspect: m.aspect, polarity: m.polarity, technicians: credited[j]! })));
+  }
+  return out;
+};
 
 const ASPECT_IDS = ASPECTS.map((a) => a.id);
 

@@ -1,0 +1,111 @@
+/**
+ * The aspect model (all-MiniLM-L6-v2 fine-tuned, int8; eval/encoder/aspect_model.py trains it and
+ * export_aspect_model.py exports it), run in Node by onnxruntime: for one sentence, each aspect
+ * absent, positive, negative or neutral. Its input is [CLS] sentence [SEP] "N stars." previous
+ * sentence [SEP]; each sentence is run alone, so its answer does not depend on what else is read.
+ * Measured on the written businesses (`npm run eval`), not yet what the build runs (an experiment in eval/ until it is).
+ */
+import { z } from "zod";
+import {
+  ENCODER_FILES,
+  readManifest,
+  readModel,
+  runOne,
+  sessionOf,
+  type Ort,
+  type Session,
+} from "../../insights/sentiment/encoder/encoder.ts";
+import { WordPiece } from "../../insights/sentiment/encoder/wordpiece.ts";
+import type { Polarity } from "../../insights/sentiment/engine.ts";
+import { sentences } from "../../insights/sentiment/text.ts";
+
+export const ASPECT_MODEL_FILES = {
+  manifest: new URL("aspect-model.json", import.meta.url),
+  model: new URL("model.onnx", import.meta.url),
+  vocab: ENCODER_FILES.vocab,
+};
+
+export const AspectModelManifest = z.object({
+  version: z.literal(1),
+  model: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  aspects: z.array(z.string().min(1)).min(1),
+  classes: z.tuple([z.literal("absent"), z.literal("positive"), z.literal("negative"), z.literal("neutral")]),
+  absent_bias: z.number(),
+  input: z.object({
+    max_len: z.int().min(8).max(512),
+    max_segment_a: z.int().min(4),
+    lowercase: z.literal(true),
+    ids: z.object({ cls: z.int(), sep: z.int() }),
+  }),
+});
+export type AspectModelManifest = z.infer<typeof AspectModelManifest>;
+
+/** One aspect a sentence speaks of, and how. */
+export interface SentenceAspect {
+  aspect: string;
+  polarity: Polarity;
+}
+
+/** Segment B's text: "N stars." then the previous sentence, either where it exists. */
+export const segmentB = (rating: number | undefined, prev: string | undefined) =>
+  [rating === undefined ? "" : `${rating} ${rating === 1 ? "star" : "stars"}.`, prev ?? ""].filter(Boolean).join(" ").trim();
+
+export class AspectModel {
+  private constructor(
+    private readonly ort: Ort,
+    private readonly session: Session,
+    private readonly tokenizer: WordPiece,
+    readonly manifest: AspectModelManifest,
+  ) {}
+
+  /** The committed model, checked (its SHA-256) and loaded; `threads` for onnxruntime's work on one sentence. */
+  static async load(threads = 1, files = ASPECT_MODEL_FILES): Promise<AspectModel> {
+    const manifest = readManifest(files.manifest, AspectModelManifest);
+    const [ort, session] = await sessionOf(readModel(manifest, files.model), threads);
+    return new AspectModel(ort, session, WordPiece.read(files.vocab), manifest);
+  }
+
+  /** The input of a sentence and its segment B, as aspect_model.py's Inputs builds it. */
+  input(sentence: string, b: string): { ids: number[]; types: number[] } {
+    const { max_len, max_segment_a, ids: special } = this.manifest.input;
+    const ids = [special.cls, ...this.tokenizer.encode(sentence).slice(0, max_segment_a), special.sep];
+    const types = ids.map(() => 0);
+    const rest = b.trim() ? this.tokenizer.encode(b).slice(0, max_len - ids.length - 1) : [];
+    if (rest.length) {
+      ids.push(...rest, special.sep);
+      types.push(...rest.map(() => 1), 1);
+    }
+    return { ids, types };
+  }
+
+  /** Each aspect's four class probabilities, aspect by aspect in `manifest.aspects`' order. */
+  async probabilities(sentence: string, b: string): Promise<Float32Array> {
+    return runOne(this.ort, this.session, this.input(sentence, b), "probabilities");
+  }
+
+  /** The aspects a sentence speaks of: each one's likeliest class, with the manifest's bias on "absent". */
+  async read(sentence: string, b: string): Promise<SentenceAspect[]> {
+    const p = await this.probabilities(sentence, b);
+    const { aspects, classes, absent_bias } = this.manifest;
+    const out: SentenceAspect[] = [];
+    aspects.forEach((aspect, k) => {
+      const logs = classes.map((_, c) => Math.log(Math.max(p[k * classes.length + c]!, 1e-12)) + (c === 0 ? absent_bias : 0));
+      const best = logs.indexOf(Math.max(...logs));
+      if (best > 0) out.push({ aspect, polarity: classes[best] as Polarity });
+    });
+    return out;
+  }
+
+  /** A review's aspects, sentence by sentence (the project's splitter), each with the sentence before it and the stars. */
+  async readReview(text: string, rating?: number): Promise<SentenceAspect[][]> {
+    const out: SentenceAspect[][] = [];
+    let prev: string | undefined;
+    for (const s of sentences(text)) {
+      const sentence = text.slice(s.from, s.to);
+      out.push(await this.read(sentence, segmentB(rating, prev)));
+      prev = sentence;
+    }
+    return out;
+  }
+}
