@@ -1,19 +1,17 @@
 /** Insights for one data folder, timed from inside: prints `{"ms","mentions","bytes","max_rss_mib"}`. */
 import { BuildCache } from "../build/cache/cache.ts";
-import { published } from "../build/load/dataset.ts";
+import { published, publicReviews } from "../build/load/dataset.ts";
 import { loadData } from "../build/load/load.ts";
-import { figureMonths, insightsOf, monthContext, planMonths } from "../build/outputs/months.ts";
+import { insightsOf } from "../build/outputs/insights.ts";
 import { toJson } from "../core/json.ts";
 
 const baseUrl = "https://bench.example";
 const source = await loadData(process.env.DATA_DIR!);
 const cache = await BuildCache.open(undefined);
 const started = performance.now();
-const context = monthContext(source, "combined");
-const months = await planMonths(source, baseUrl, context, cache);
-await figureMonths(months, context, cache);
-const head = published(source, months, baseUrl);
-const insights = insightsOf(months, head, baseUrl).figures;
+const reviews = publicReviews(source.reviews, baseUrl);
+const head = published(source, reviews, baseUrl);
+const insights = (await insightsOf(source, reviews, head, { baseUrl, model: "combined", cache })).figures;
 const bytes = Buffer.byteLength(toJson(insights));
 const ms = Math.round(performance.now() - started);
 console.log(

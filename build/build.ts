@@ -1,44 +1,32 @@
 /**
  * The build: validate DATA_DIR, compute the datasets, render them into a fresh folder, then swap
  * it in for DIST_DIR. Until the last step nothing under DIST_DIR is touched, so a failed build
- * leaves the previous dist/ whole. The reviews are computed month by month (build/outputs/months.ts); with
- * a cache (BUILD_CACHE_DIR, build/cache/cache.ts) a month whose reviews did not change is read back,
- * unchanged files are not compressed again, and the previous dist/'s review pages are moved over
- * in that last step, with only the changed ones written.
+ * leaves the previous dist/ whole. The reviews are loaded and validated once and handed on as
+ * objects; with a cache (BUILD_CACHE_DIR, build/cache/cache.ts) the texts' mentions are judged only
+ * for texts not met before, and unchanged files are not compressed again.
  */
+import { rmSync } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
-import { published, type Published } from "./load/dataset.ts";
+import { published, publicReviews } from "./load/dataset.ts";
 import { FEED_SIZE, toFeed } from "../core/feed.ts";
-import { figureMonths, insightsOf, letGoOfJson, monthContext, newest, planMonths, readMonthsAhead, type Month } from "./outputs/months.ts";
 import { loadData } from "./load/load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./outputs/manifest.ts";
 import { writeContent } from "./outputs/content.ts";
-import { removeTree } from "./outputs/remove.ts";
-import { renderSite, startRendering } from "./render/render.ts";
+import { insightsOf } from "./outputs/insights.ts";
+import { renderSite } from "./render/render.ts";
 import { ReviewPages } from "./render/pages.ts";
 import { bundleScripts } from "./render/script.ts";
 import { writeSitemap } from "./outputs/sitemap.ts";
 import { BuildCache } from "./cache/cache.ts";
-import { reviewsJson, reviewsJsonLayout } from "../core/dist/reviews-json.ts";
-import { deflatePart, partsOfPieces } from "./outputs/gzip.ts";
+import { reviewsJson } from "../core/dist/reviews-json.ts";
 import { Insights as InsightsSchema } from "../core/schema/insights.ts";
 import { check } from "../views/checked.ts";
-import { jsonPieces } from "../core/json.ts";
+import { toJson } from "../core/json.ts";
 import { later } from "./later.ts";
-import { sharedCopy } from "./threads/threads.ts";
 import { writeOwnerReport } from "../insights/owner-html.ts";
-
-/** The least insights.json may weigh for its gzip copy to be made of its pieces. */
-const PIECES_BYTES = 1_000_000;
-
-/** The most insights.json may weigh to be put together in one buffer (it is 250 MB at a million reviews). */
-const JOIN_BYTES = 64 << 20;
-
-/** The least a month's part of reviews.json may hold, on average, for the file's gzip copy to be made of them. */
-const PART_BYTES = 256 * 1024;
 
 export interface BuildResult {
   manifest: Manifest;
@@ -50,57 +38,37 @@ export interface BuildResult {
 
 export async function build(settings: BuildSettings, progress: (step: string) => void = () => {}): Promise<BuildResult> {
   const { BASE_URL: baseUrl, DATA_DIR: dataDir, DIST_DIR: distDir } = settings;
-  // Eleventy is imported on its thread while the build reads its data.
-  startRendering();
   const cache = await BuildCache.open(settings.BUILD_CACHE_DIR);
-  readMonthsAhead(cache, settings.INSIGHTS_MODEL);
   progress("reading and validating the data");
   const source = await loadData(dataDir, (n) => progress(`read ${n.toLocaleString("en-US")} reviews`), cache);
-  const context = monthContext(source, settings.INSIGHTS_MODEL);
-  const months = await planMonths(source, baseUrl, context, cache);
+  const reviews = publicReviews(source.reviews, baseUrl);
+  const head = published(source, reviews, baseUrl);
 
   const staging = `${distDir.replace(/\/+$/, "")}.staging-${process.pid}`;
   let pages: ReviewPages | undefined;
   removeTree(staging);
   await mkdir(staging, { recursive: true });
   try {
-    progress("computing insights and writing a page per review");
-    // The months' texts are judged (on worker threads when there are many) while this thread
-    // writes reviews.json and sitemap.xml, which libuv's threads compress while the rest goes on,
-    // and the review pages are written on another worker. The manifest leaves the pages out: they
-    // are for the CDN, and the sidecar makes a review's page from its loaded bundle (routes/static.ts).
-    const figuring = later(figureMonths(months, context, cache));
+    progress("computing insights");
     const manifest = new ManifestWriter(staging, cache);
-    const head = published(source, months, baseUrl);
-    await writeReviewsJson(staging, manifest, head, months);
-    manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, months, baseUrl) });
-    const feed = toFeed({ ...head, reviews: newest(months, FEED_SIZE) }, baseUrl);
-    pages = await ReviewPages.plan(distDir, months, head.business, feed, baseUrl, cache);
-    const writingPages = later(pages.carried ? Promise.resolve() : pages.writeAll(staging));
-    await figuring;
-    // A fresh site's pages are written by now at any size that matters (on another thread, while
-    // the figures were made): the months' JSON can go before the insights' merge, the peak.
-    if (!pages.carried) {
-      await writingPages;
-      letGoOfJson(months);
-    }
-    const { figures: insights, owner } = insightsOf(months, head, baseUrl);
+    // reviews.json and sitemap.xml are compressed on libuv's threads while the insights are made.
+    const reviewsBytes = reviewsJson({ ...head, reviews });
+    await writeContent(join(staging, "reviews.json"), reviewsBytes);
+    manifest.start("reviews.json", { data: reviewsBytes });
+    const timeZone = source.business.time_zone;
+    manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, reviews, baseUrl, timeZone) });
+    const { figures: insights, owner } = await insightsOf(source, reviews, head, { baseUrl, model: settings.INSIGHTS_MODEL, cache });
     const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner, baseUrl));
-    // Written here rather than by a template, so that it is compressed while Eleventy renders.
-    // Its gzip copy, when large, from its pieces: each list's older months, unchanged from one
-    // day to the next, compressed once and kept (docs/benchmarks.md: what it costs in bytes).
     check("insights.json", InsightsSchema, insights);
-    const pieces = jsonPieces(insights);
-    const runs = pieces.flatMap((p) => p.bytes);
-    // Put together when it is not huge (a copy): the hashing thread then takes it without a copy
-    // of its 10,000-odd runs, and the compressors as it is.
-    const insightsJson = runs.reduce((n, run) => n + run.length, 0) <= JOIN_BYTES ? sharedCopy(runs) : runs;
+    const insightsJson = toJson(insights);
     await writeContent(join(staging, "insights.json"), insightsJson);
-    manifest.start("insights.json", {
-      data: insightsJson,
-      parts: async (size) => (size > PIECES_BYTES ? partsOfPieces(pieces, (bytes) => manifest.keptPart(bytes)) : undefined),
-    });
-    await writingPages;
+    manifest.start("insights.json", { data: insightsJson });
+    progress("writing a page per review");
+    const feed = toFeed({ ...head, reviews: reviews.slice(0, FEED_SIZE) }, baseUrl);
+    // The manifest leaves the pages out: they are for the CDN, and the sidecar makes a review's
+    // page from its loaded bundle (sidecar/routes/static.ts).
+    pages = await ReviewPages.plan(distDir, reviews, { business: head.business, feed, baseUrl }, cache);
+    if (!pages.carried) pages.writeAll(staging);
     progress("rendering");
     await renderSite(staging, {
       baseUrl,
@@ -111,9 +79,6 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     });
     await bundleScripts(staging, cache);
     progress("hashing and compressing");
-    // The previous pages are brought up to date while the large files are still compressing.
-    await manifest.startAll();
-    if (pages.carried) await pages.update(staging, distDir);
     const written = await manifest.write({
       baseUrl,
       updated: head.updated,
@@ -136,34 +101,8 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
   }
 }
 
-/**
- * reviews.json, from the months' JSON, and started hashing and compressing: its gzip copy from
- * the months' parts, each compressed once (build/outputs/gzip.ts), when they are large enough that
- * compressing them apart costs little (2% more bytes at 100k reviews). Its runs are held by the
- * manifest until compressed, and by nothing else: held by the build's own frame, the months' JSON
- * outlived `letGoOfJson`.
- */
-async function writeReviewsJson(staging: string, manifest: ManifestWriter, head: Published, months: readonly Month[]): Promise<void> {
-  const runs = reviewsJson(
-    head,
-    months.map((m) => m.part.json),
-  );
-  await writeContent(join(staging, "reviews.json"), runs);
-  manifest.start("reviews.json", {
-    data: runs,
-    parts: async (size) => {
-      if (size < PART_BYTES * Math.max(months.length, 1)) return undefined;
-      const layout = reviewsJsonLayout(head, months.length);
-      return Promise.all(
-        layout.map((piece, i) =>
-          typeof piece === "number"
-            ? (months[piece]!.compressing ?? months[piece]!.part.gzip)
-            : deflatePart(piece, i === layout.length - 1),
-        ),
-      );
-    },
-  });
-}
+/** Remove `path` and everything in it; nothing when it is not there. */
+const removeTree = (path: string) => rmSync(path, { recursive: true, force: true });
 
 /** Replace `target` by `staging` with two renames; on failure the old folder is put back. */
 async function swapIn(staging: string, target: string): Promise<void> {

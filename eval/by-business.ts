@@ -32,7 +32,7 @@ import {
 /** A way of reading a business's reviews: each review's mentions, with whose they are. */
 export type Reader = (b: WrittenBusiness) => Promise<Said[][]>;
 
-/** The insights as the build runs them (build/threads/mentions.ts, insights/month-figures.ts). */
+/** The insights as the build runs them (build/outputs/mentions.ts, insights/month-figures.ts). */
 export const currentPipeline: Reader = async (b) => {
   const found = await reviewMentions(
     b.reviews.map((r) => ({ text: r.text, rating: r.rating })),

@@ -3,24 +3,20 @@
  * by the code that computed it, so that the next build redoes only what changed.
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
- * It holds each month's part (build/outputs/months.ts) and its texts' mentions, the schema's
- * verdict on each line, which month parts the previous dist/'s review pages show and the pages'
- * script, each kind through a typed Store (its files' names, its version, pruning; every part
- * checked against the hash kept beside it before use); and the files' compressed copies, by their
- * content's hash, through Copies.
+ * It holds the texts' mentions (build/outputs/mentions.ts), the schema's verdict on each line,
+ * which reviews the previous dist/'s pages show and the pages' script, each kind through a typed
+ * Store (its file's name, its version; every part checked against the hash kept beside it before
+ * use); and the files' compressed copies, by their content's hash, through Copies.
  */
 import { hash } from "node:crypto";
 import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { decodePart, DIGEST, encodePart, readChecked, replaceWhole } from "./file.ts";
+import { decodePart, DIGEST, encodePart, readChecked, replaceWhole, sha256Of } from "./file.ts";
 import { codeVersions, type Kind, type Versions } from "./versions.ts";
 import { writeContent } from "../outputs/content.ts";
-import { hashRuns } from "../threads/hashing.ts";
 
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
-  /** Parts read and checked ahead (`readAhead`), by their kind's prefix, then by file. */
-  private readonly ahead = new Map<string, Promise<Map<string, Buffer | "altered" | undefined>>>();
 
   private constructor(
     readonly dir: string | undefined,
@@ -30,7 +26,7 @@ export class BuildCache {
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    const none = new BuildCache(undefined, { analysis: "", month: "", lines: "", pages: "", script: "", compression: "" });
+    const none = new BuildCache(undefined, { analysis: "", lines: "", pages: "", script: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(
@@ -48,34 +44,10 @@ export class BuildCache {
     return new Store<T>(this, kind, inputs ? hash("sha1", `${this.versions[kind]}\n${inputs}`) : this.versions[kind]);
   }
 
-  /**
-   * Start reading and checking every part named `${prefix}-*.v8`, while the build does other
-   * work (the months' parts, while it reads the data); `read` takes each from there.
-   */
-  readAhead(prefix: string): void {
-    const dir = this.dir;
-    if (!dir || this.ahead.has(prefix)) return;
-    const reading = readdir(dir)
-      .catch(() => [] as string[])
-      .then(async (names) => {
-        const parts = names.filter((name) => name.startsWith(`${prefix}-`) && name.endsWith(".v8"));
-        const checked = await readChecked(parts.map((part) => join(dir, part)));
-        return new Map(parts.map((part, i) => [part, checked[i]]));
-      });
-    // A failure here is met again when the part is read the usual way.
-    this.ahead.set(
-      prefix,
-      reading.catch(() => new Map()),
-    );
-  }
-
   /** A part written under `version`, or undefined when it is missing, from other code, or broken. */
   async read<T>(part: string, version: string): Promise<T | undefined> {
     if (!this.dir) return undefined;
-    const prefix = [...this.ahead.keys()].find((p) => part.startsWith(`${p}-`));
-    const ahead = prefix === undefined ? undefined : await this.ahead.get(prefix);
-    const bytes = ahead?.has(part) ? ahead.get(part) : (await readChecked([join(this.dir, part)]))[0];
-    ahead?.delete(part);
+    const [bytes] = await readChecked([join(this.dir, part)]);
     if (!bytes) return undefined;
     // Checked against the hash kept beside it (written after it): a damaged or altered part is made again.
     if (bytes === "altered") {
@@ -100,31 +72,13 @@ export class BuildCache {
     const path = join(this.dir, part);
     // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
     const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() =>
-      replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, hashRuns(runs, false).sha256)),
+      replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256Of(runs))),
     );
     this.writing.push(written);
     return written;
   }
 
-  /**
-   * Remove the parts `matches` names but are not in `keep` (months no longer published), while
-   * the build goes on; `settled` waits for it.
-   */
-  prune(matches: (part: string) => boolean, keep: ReadonlySet<string>): Promise<void> {
-    const dir = this.dir;
-    if (!dir) return Promise.resolve();
-    const pruned = (async () => {
-      for (const name of await readdir(dir).catch(() => [])) {
-        // A part's hash goes with it.
-        const part = name.endsWith(DIGEST) ? name.slice(0, -DIGEST.length) : name;
-        if (matches(part) && !keep.has(part)) await rm(join(dir, name), { force: true }).catch(() => {});
-      }
-    })();
-    this.writing.push(pruned);
-    return pruned;
-  }
-
-  /** Every part this build started keeping, written (or given up on), and every prune done. */
+  /** Every part this build started keeping, written (or given up on). */
   async settled(): Promise<void> {
     await Promise.all(this.writing);
   }
@@ -135,7 +89,7 @@ export class BuildCache {
   }
 }
 
-/** One kind of part in the cache: read, kept and pruned by name, always under its version. */
+/** One kind of part in the cache: read and kept by name, always under its version. */
 export class Store<T> {
   constructor(
     private readonly cache: BuildCache,
@@ -153,20 +107,9 @@ export class Store<T> {
     return this.cache.read<T>(this.file(name), this.version);
   }
 
-  /** Start reading and checking this kind's named parts ahead (BuildCache.readAhead). */
-  readAhead(): void {
-    this.cache.readAhead(this.prefix);
-  }
-
   /** Keep the part; written while the build goes on (BuildCache.settled waits for it). */
   set(value: T, name?: string): void {
     void this.cache.write(this.file(name), this.version, value);
-  }
-
-  /** Remove this kind's named parts whose names are not in `present` (months no longer published). */
-  prune(present: Iterable<string>): void {
-    const kept = new Set([...present].map((name) => this.file(name)));
-    void this.cache.prune((part) => part.startsWith(`${this.prefix}-`) && part.endsWith(".v8"), kept);
   }
 }
 

@@ -2,7 +2,7 @@
  * The review files' lines as the build's cache keeps them between runs (build/load/load.ts reads and
  * checks them): per line its id, hash and month, packed as strings, and per month a digest.
  */
-import { createHash, hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { Review } from "../../core/schema/records.ts";
 
@@ -26,8 +26,6 @@ export interface FileLines {
   /** Per line: what the review says and when it says it changed (build/load/unflagged.ts). */
   said: string;
   withdrawn: { line: number; at: string }[];
-  /** Per month of its published lines: how many, and a hash of their lines' hashes in file order. */
-  digests: Record<string, { count: number; digest: string }>;
 }
 
 /** A file's lines as read by this build: per line its id, hash and month; the records it parsed, by line. */
@@ -82,20 +80,6 @@ export function hashFile(path: string, prefix = -1, prefixHash = ""): FileHash {
   return { file: sha1.digest("base64"), size, grew: grew && size > prefix };
 }
 
-/** Each month's published lines of a file: how many, and a hash of their hashes in file order. */
-export function digestsOf(lines: Read): FileLines["digests"] {
-  const byMonth = new Map<string, string[]>();
-  lines.months.forEach((month, i) => {
-    if (!month) return;
-    const list = byMonth.get(month);
-    if (list) list.push(lines.hashes[i]!);
-    else byMonth.set(month, [lines.hashes[i]!]);
-  });
-  return Object.fromEntries(
-    [...byMonth].map(([month, hashes]) => [month, { count: hashes.length, digest: hash("sha1", hashes.join("\n"), "base64") }]),
-  );
-}
-
 export function pack({ file, size }: FileHash, lines: Read): FileLines {
   return {
     file,
@@ -106,7 +90,6 @@ export function pack({ file, size }: FileHash, lines: Read): FileLines {
     verbatim: lines.verbatim,
     said: lines.said.join("\n"),
     withdrawn: [...lines.at].map(([line, at]) => ({ line, at })),
-    digests: digestsOf(lines),
   };
 }
 

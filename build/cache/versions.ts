@@ -37,25 +37,20 @@ const WORD_TABLES = [
 export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   /** Each text's aspect mentions; the model's weights are a file, read at run time. */
   analysis: {
-    entries: ["build/threads/mentions.ts"],
+    entries: ["build/outputs/mentions.ts"],
     files: [...WORD_TABLES],
   },
-  /** A month's part: its reviews made public, their lines of reviews.json and sitemap.xml, and their figures. */
-  month: { entries: ["build/outputs/months.ts"], files: [...WORD_TABLES] },
   /** Whether a line is a valid review as it stands. */
   lines: { entries: ["build/load/load.ts"] },
-  /**
-   * A review's page from its line: read, made public, rendered and written (build/render/pages.ts, which
-   * writes the files, counts alone: through months.ts it imports the figures' code too).
-   */
-  pages: { entries: ["build/load/load.ts", "build/load/dataset.ts", "views/review-page.ts"], files: ["build/render/pages.ts"] },
+  /** A review's page from its public record (build/render/pages.ts, which writes the files, counts alone). */
+  pages: { entries: ["views/review-page.ts"], files: ["build/render/pages.ts"] },
   /** The pages' script, bundled. */
   script: { entries: ["site/scripts/reviews.ts", "build/render/script.ts"] },
   /** A file's compressed copies, from its bytes. */
   compression: { entries: ["build/outputs/manifest.ts"] },
 };
 
-export type Kind = "analysis" | "month" | "lines" | "pages" | "script" | "compression";
+export type Kind = "analysis" | "lines" | "pages" | "script" | "compression";
 export type Versions = Record<Kind, string>;
 
 /** The modules each entry imports, from the project's root, as esbuild bundles them (without writing). */

@@ -1,11 +1,10 @@
 /**
  * From validated source records to the public dataset: withdrawn reviews out, permalinks in,
- * aggregate rating and change times computed from the data alone. The published reviews
- * themselves are made month by month (build/outputs/months.ts), newest first.
+ * newest first; aggregate rating and change times computed from the data alone.
  */
 import type { AggregateRating, PublicBusiness, PublicReview, Withdrawal } from "../../core/schema/public.ts";
 import type { Review } from "../../core/schema/records.ts";
-import { aggregateOfCounts, compare, latest } from "../../core/dataset.ts";
+import { aggregateOfCounts, changedAt, compare, latest, newestFirst } from "../../core/dataset.ts";
 import { reviewUrl } from "../../core/urls.ts";
 import type { SourceData } from "./load.ts";
 
@@ -17,18 +16,20 @@ export interface Published {
   withdrawn: Withdrawal[];
 }
 
-/** The published dataset's head, from the source and its months' parts (build/outputs/months.ts's MonthPart). */
-export function published(
-  source: SourceData,
-  months: readonly { part: { ratings: Uint8Array; updated: string } }[],
-  baseUrl: string,
-): Published {
+/** The published reviews, made public, newest first (date, then id). */
+export function publicReviews(reviews: readonly Review[], baseUrl: string): PublicReview[] {
+  return reviews.map((review) => toPublicReview(review, baseUrl)).sort(newestFirst);
+}
+
+/** The published dataset's head, from the source and its published reviews. */
+export function published(source: SourceData, reviews: readonly PublicReview[], baseUrl: string): Published {
   const withdrawn: Withdrawal[] = [...source.withdrawn];
   withdrawn.sort((a, b) => (a.at === b.at ? compare(a.id, b.id) : compare(a.at, b.at)));
   const business = toPublicBusiness(source, baseUrl);
   const counts = [0, 0, 0, 0, 0];
-  for (const { part } of months) for (const rating of part.ratings) counts[rating - 1]!++;
-  const updated = latest([business.updated, ...withdrawn.map((w) => w.at), ...months.map((m) => m.part.updated)]);
+  for (const review of reviews) counts[review.rating - 1]!++;
+  const changes = reviews.map((r) => changedAt(r, source.business.time_zone));
+  const updated = latest([business.updated, ...withdrawn.map((w) => w.at), ...changes]);
   return { business, aggregate_rating: aggregateOfCounts(counts), updated, withdrawn };
 }
 

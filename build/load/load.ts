@@ -2,7 +2,7 @@
  * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
  * and thrown together as a DataError; nothing half-valid comes out of here. With a cache, a
  * review file seen before is not parsed again (one with reviews added at its end is read from
- * where it ended), and a review's record is read only when its month is made (build/outputs/months.ts).
+ * where it ended).
  */
 import { readdir } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
@@ -10,7 +10,7 @@ import { z } from "zod";
 import { Business, Review, Service, ServiceArea, Technician } from "../../core/schema/records.ts";
 import { DataError, type Problem } from "./problems.ts";
 import type { BuildCache } from "../cache/cache.ts";
-import { digestsOf, hashFile, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
+import { hashFile, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
 import { unflagged } from "./unflagged.ts";
 import { readBuildRecord, writeBuildRecord } from "./record.ts";
 import { readLines, repeatedIds, textsOf } from "./review-lines.ts";
@@ -23,26 +23,14 @@ export interface SourceData {
   services: Service[];
   technicians: Technician[];
   serviceAreas: ServiceArea[];
-  /** Each month's published reviews (by date, "2025-03"): how many, and a hash of each file's lines of them. */
-  months: Map<string, { count: number; digests: string[] }>;
   /** The withdrawn reviews, in file order. */
   withdrawn: { id: string; at: string }[];
-  /**
-   * The reviews of some months (every review line when not given), in file order, each with a
-   * hash of its line: a page whose line is unchanged is unchanged. Read from the files again
-   * when this build did not need to (with a cache, a file seen before is not parsed). Records
-   * are handed over, not kept: a second call reads their lines again.
-   */
-  reviews(months?: ReadonlySet<string>): Promise<Line[]>;
+  /** The published reviews, in file order. */
+  reviews: Review[];
   /** What the build did or could not check that its author should know (printed with its result). */
   notices: string[];
   /** Note in the build's record that this build's dist/ holds reviews.json with this ETag (build/load/record.ts). */
   remember(etag: string): Promise<void>;
-}
-
-export interface Line {
-  review: Review;
-  hash: string;
 }
 
 /** Most problems printed; the rest are counted, so a wholly broken file does not flood a terminal. */
@@ -152,17 +140,6 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
     );
   store?.set(keep);
 
-  // A review the build dated (its record) is another line than the data's: its hash says so.
-  const overlaid = read.map((lines) => {
-    let any = false;
-    lines.ids.forEach((id, i) => {
-      const dated = found.dated.get(id);
-      if (!dated || !lines.months[i]) return;
-      lines.hashes[i] = `${lines.hashes[i]} ${dated.updated ?? "-"} ${dated.answered ?? "-"}`;
-      any = true;
-    });
-    return any;
-  });
   const folder = resolve(dir);
   const remember = async (etag?: string) => {
     if (cache?.dir)
@@ -175,20 +152,12 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   };
   await remember();
 
-  const months = new Map<string, { count: number; digests: string[] }>();
-  read.forEach((lines, f) => {
-    const digests = overlaid[f] ? digestsOf(lines) : (keep[files[f]!]?.digests ?? digestsOf(lines));
-    for (const [month, { count, digest }] of Object.entries(digests)) {
-      const entry = months.get(month) ?? months.set(month, { count: 0, digests: [] }).get(month)!;
-      entry.count += count;
-      entry.digests.push(`${files[f]} ${digest}`);
-    }
-  });
   const withdrawn = read.flatMap((lines) => [...lines.at].sort(([a], [b]) => a - b).map(([i, at]) => ({ id: lines.ids[i]!, at })));
-  const reviews = async (wanted?: ReadonlySet<string>): Promise<Line[]> => {
-    const out: Line[] = [];
+  // The lines a file seen before holds are read again and parsed here (with a cache, not parsed above).
+  const reviews: Review[] = [];
+  {
     for (const [f, lines] of read.entries()) {
-      const indices = lines.hashes.flatMap((h, i) => (h && (!wanted || wanted.has(lines.months[i]!)) ? [i] : []));
+      const indices = lines.hashes.flatMap((h, i) => (h && lines.months[i] ? [i] : []));
       if (indices.length === 0) continue;
       const texts = lines.texts ?? (indices.some((i) => !lines.parsed.has(i)) ? await textsOf(join(reviewDir, files[f]!)) : []);
       for (const i of indices) {
@@ -201,20 +170,15 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
           : dated.answered && read.response
             ? { ...read, response: { ...read.response, date: dated.answered } }
             : { ...read, updated: dated.updated };
-        // Handed over, not kept: held here for the rest of the build, a large data folder's records
-        // would stay in memory to its end (asked for again, the line is read from its file).
-        lines.parsed.delete(i);
-        out.push({ review, hash: lines.hashes[i]! });
+        reviews.push(review);
       }
     }
-    return out;
-  };
+  }
   return {
     business: business!,
     services: services.records,
     technicians: technicians.records,
     serviceAreas: serviceAreas.records,
-    months,
     withdrawn,
     reviews,
     notices,

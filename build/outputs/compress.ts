@@ -36,6 +36,27 @@ export const LARGE = 1_000_000;
 export const HUGE = 10_000_000;
 
 /**
+ * Whether `decompress` makes exactly `runs`, one after the other: it is given the most bytes it
+ * may make (one more than the runs'), so that a copy that would make more stops there.
+ */
+export function makesExactly(decompress: (maxOutputLength: number) => Buffer, runs: readonly Uint8Array[]): boolean {
+  const size = runs.reduce((n, run) => n + run.length, 0);
+  let plain: Buffer;
+  try {
+    plain = decompress(size + 1);
+  } catch {
+    return false;
+  }
+  if (plain.length !== size) return false;
+  let at = 0;
+  for (const run of runs) {
+    if (Buffer.compare(plain.subarray(at, at + run.length), run) !== 0) return false;
+    at += run.length;
+  }
+  return true;
+}
+
+/**
  * Whether a compressed copy holds exactly `data`: decompressed a chunk at a time and compared as
  * it comes, so that a copy that would decompress to more than the file stops at the first byte too many.
  */

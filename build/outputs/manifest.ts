@@ -5,18 +5,14 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { digestOf } from "../../core/dist/etag.ts";
+import { strongEtag } from "../../core/dist/etag.ts";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../core/dist/manifest.ts";
 import type { Withdrawal } from "../../core/schema/public.ts";
 import type { BuildCache, Copies } from "../cache/cache.ts";
-import { checksums, deflatePart, gzipOf, makesExactly, partHolds, type Checksums } from "./gzip.ts";
 import { later } from "../later.ts";
-import { runsOf, writeContent, type Content } from "./content.ts";
-import { compressTo, contentType, decompressesTo, HUGE, LARGE } from "./compress.ts";
+import { runsOf, type Content } from "./content.ts";
+import { compressTo, contentType, decompressesTo, HUGE, LARGE, makesExactly } from "./compress.ts";
 import { readFileSync, writeFileSync } from "node:fs";
-
-/** A file's parts compressed apart, when its gzip copy is better put together from them than compressed whole: given its size. */
-export type Parts = (size: number) => Promise<Uint8Array[] | undefined>;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|feed\+json|atom\+xml|xml)|image\/svg)/;
 
@@ -48,14 +44,12 @@ export class ManifestWriter {
 
   /**
    * Start hashing and compressing `file` (a path under the folder), which is complete: `data`,
-   * when given, is its content (not read again, and held until it is compressed). `parts`, when
-   * it gives them, are the file's parts compressed apart (build/outputs/gzip.ts): its gzip copy is
-   * put together from them rather than compressed whole.
+   * when given, is its content (not read again, and held until it is compressed).
    */
-  start(file: string, { data, parts }: { data?: Content; parts?: Parts } = {}): void {
+  start(file: string, { data }: { data?: Content } = {}): void {
     if (this.described.has(file)) return;
     // Awaited by `write`.
-    this.described.set(file, later(this.describe(file, data, parts)));
+    this.described.set(file, later(this.describe(file, data)));
   }
 
   /**
@@ -81,23 +75,6 @@ export class ManifestWriter {
 
   private listed?: { list: string[]; all: Promise<unknown> };
 
-  /**
-   * A part of a file compressed on its own (build/outputs/gzip.ts), from the cache when the same bytes
-   * were compressed before (a run of months' lists that did not change).
-   */
-  async keptPart(bytes: readonly Uint8Array[]): Promise<Uint8Array> {
-    const kept = this.copies?.path(digestOf("sha1", bytes, "base64"), ".deflate");
-    // Read and checked at once, on this thread: a file's parts are many and small, and a trip
-    // through libuv's threads and back for each costs more than the read.
-    const read = kept ? readIfThere(kept) : undefined;
-    // A kept part is used only if it inflates to the very bytes it stands for (README, "BUILD_CACHE_DIR").
-    if (read && partHolds(read, bytes)) return read;
-    if (read) refused(kept!);
-    const part = await deflatePart(Buffer.concat(bytes));
-    if (kept) await this.copies!.keep(kept, part);
-    return part;
-  }
-
   /** Describe every public file (listed by `startAll`, or now) and write the manifest. */
   async write(input: ManifestInput): Promise<Manifest> {
     if (!this.listed) await this.startAll();
@@ -115,36 +92,29 @@ export class ManifestWriter {
     return manifest;
   }
 
-  private async describe(file: string, given?: Content, parts?: Parts): Promise<Described> {
+  private async describe(file: string, given?: Content): Promise<Described> {
     const type = contentType(`/${file}`);
     const path = join(this.dir, file);
     const data = runsOf(given ?? (await readFile(path)));
     const size = data.reduce((n, run) => n + run.length, 0);
-    const sums = await checksums(data);
+    const etag = strongEtag(data);
     const encodings: ManifestEntry["encodings"] = {};
     if (COMPRESSIBLE.test(type) && size > 256) {
       // A huge file (reviews.json from about 27,000 reviews, insights.json from 40,000) has a gzip copy
       // only: its brotli copy was a tenth smaller, for half a second of CPU at every build, since
-      // every new review changes these files; its gzip copy is put together from kept parts.
+      // every new review changes these files.
       const [gz, br] = await Promise.all([
-        this.compressed(path, data, size, ".gz", sums, parts),
-        size > HUGE ? undefined : this.compressed(path, data, size, ".br", sums),
+        this.compressed(path, data, size, ".gz", etag),
+        size > HUGE ? undefined : this.compressed(path, data, size, ".br", etag),
       ]);
       if (br !== undefined) encodings.br = { file: `${file}.br`, bytes: br };
       encodings.gzip = { file: `${file}.gz`, bytes: gz };
     }
-    return { file, etag: sums.etag, content_type: type, bytes: size, encodings };
+    return { file, etag, content_type: type, bytes: size, encodings };
   }
 
   /** The file compressed, or its compressed copy from the cache when its content was seen. */
-  private async compressed(
-    path: string,
-    data: readonly Uint8Array[],
-    size: number,
-    ext: ".gz" | ".br",
-    { etag, crc }: Checksums,
-    parts?: Parts,
-  ): Promise<number> {
+  private async compressed(path: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br", etag: string): Promise<number> {
     const kept = this.copies?.path(etag, ext);
     // A kept copy is published only if it decompresses to the file's very bytes: a small one read,
     // checked and written at once on this thread (as `keptPart`), a large one a chunk at a time.
@@ -162,15 +132,7 @@ export class ManifestWriter {
       return read.length;
     }
     if (read) refused(kept!);
-    const compressedParts = ext === ".gz" ? await parts?.(size) : undefined;
-    // Written as it comes, never put together: at a million reviews the two large files' copies
-    // are tens of megabytes each.
-    let bytes: number;
-    if (compressedParts) {
-      const runs = gzipOf(compressedParts, crc, size);
-      await writeContent(path + ext, runs);
-      bytes = runs.reduce((n, run) => n + run.length, 0);
-    } else bytes = await compressTo(path + ext, data, size, ext);
+    const bytes = await compressTo(path + ext, data, size, ext);
     if (kept) await this.copies!.keep(kept, { from: path + ext });
     return bytes;
   }

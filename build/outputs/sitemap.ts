@@ -1,30 +1,28 @@
-/** sitemap.xml, from the site's pages and each month's entries (build/outputs/months.ts). */
+/** sitemap.xml, from the site's pages and the published reviews. */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { changedAt } from "../../core/dataset.ts";
+import type { PublicReview } from "../../core/schema/public.ts";
 import { SITE_PAGES as PAGES } from "../../views/html.ts";
-import type { Month } from "./months.ts";
 
 /** The sitemap protocol's limit per file. */
 const SITEMAP_MAX = 50_000;
-const NEWLINE = Buffer.from("\n");
 
-/** sitemap.xml: the pages, then the newest reviews (each month's entries, months.ts) up to the protocol's 50,000 URLs. */
-export async function writeSitemap(dir: string, updated: string, months: readonly Month[], baseUrl: string): Promise<Buffer> {
-  const pages = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${updated.slice(0, 10)}</lastmod></url>`).join("\n");
-  const parts: Uint8Array[] = [
-    Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages}`),
-  ];
-  let room = SITEMAP_MAX - PAGES.length;
-  for (const { part } of months) {
-    if (room <= 0) break;
-    // A month's entries, each on its line: all of them, or as many as there is room for.
-    let end = part.sitemap.length;
-    if (part.count > room) for (let n = 0, at = -1; n < room; n++) end = at = part.sitemap.indexOf(10, at + 1);
-    parts.push(NEWLINE, part.sitemap.subarray(0, end));
-    room -= part.count;
-  }
-  parts.push(Buffer.from("\n</urlset>\n"));
-  const sitemap = Buffer.concat(parts);
+/** sitemap.xml: the pages, then the newest reviews up to the protocol's 50,000 URLs. */
+export async function writeSitemap(
+  dir: string,
+  updated: string,
+  reviews: readonly PublicReview[],
+  baseUrl: string,
+  timeZone?: string,
+): Promise<Buffer> {
+  const day = (t: string) => t.slice(0, 10);
+  const pages = PAGES.map((p) => `<url><loc>${baseUrl}${p}</loc><lastmod>${day(updated)}</lastmod></url>`);
+  const entries = reviews
+    .slice(0, Math.max(0, SITEMAP_MAX - PAGES.length))
+    .map((r) => `<url><loc>${r.url}</loc><lastmod>${day(changedAt(r, timeZone))}</lastmod></url>`);
+  const open = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`;
+  const sitemap = Buffer.from(`${open}\n${[...pages, ...entries].join("\n")}\n</urlset>\n`);
   await writeFile(join(dir, "sitemap.xml"), sitemap);
   return sitemap;
 }

@@ -25,49 +25,10 @@ function reviewsJsonHead(dataset: Omit<ReviewsDataset, "reviews">): string {
 /** What stands between two reviews' JSON in reviews.json: a comma and a line break. */
 const BETWEEN = ",\n";
 
-/** Reviews' JSON (newest first) as one chunk of reviews.json: one review a line, as the file has them. */
-export function reviewsChunk(reviews: readonly PublicReview[]): Buffer {
-  return Buffer.from(reviewsChunkText(reviews));
-}
-
-/** The same chunk as text. */
-export function reviewsChunkText(reviews: readonly PublicReview[]): string {
-  return reviews.map((r) => JSON.stringify(r)).join(BETWEEN);
-}
-
-/**
- * The reviews of a chunk (reviewsChunk), parsed one at a time: a chunk of 100,000 never becomes
- * 100,000 objects at once. With `wanted`, asked of each position in order, only those it wants.
- */
-export function* reviewsInChunk(chunk: Uint8Array, wanted: (position: number) => boolean = () => true): Generator<PublicReview> {
-  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  for (let start = 0, position = 0; start < bytes.length; position++) {
-    const end = bytes.indexOf(10, start);
-    const line = end < 0 ? bytes.subarray(start) : bytes.subarray(start, end);
-    // Every line but a chunk's last ends with the comma between reviews.
-    if (wanted(position))
-      yield JSON.parse(line.toString("utf8", 0, line[line.length - 1] === 44 ? line.length - 1 : line.length)) as PublicReview;
-    start = end < 0 ? bytes.length : end + 1;
-  }
-}
-
-/**
- * reviews.json as its pieces in order, for `chunks` chunks (reviewsChunk, newest first): the text
- * around and between them, and each chunk's index where it goes. reviewsJson puts it together;
- * the build puts its gzip copy together the same way from the chunks compressed apart.
- */
-export function reviewsJsonLayout(head: Omit<ReviewsDataset, "reviews">, chunks: number): (string | number)[] {
-  const between = Array.from({ length: chunks }, (_, i) => (i ? [BETWEEN, i] : [i])).flat();
-  return [`${reviewsJsonHead(head)}\n`, ...between, chunks ? `\n${REVIEWS_JSON_TAIL}` : REVIEWS_JSON_TAIL];
-}
-
-/**
- * reviews.json from its head and its chunks of reviews (reviewsChunk), as its runs of bytes in
- * order: not put together, since a million reviews make a file of 380 MB that the chunks already
- * hold (and a JSON text larger than the longest string V8 can hold, ~512 MiB).
- */
-export function reviewsJson(head: Omit<ReviewsDataset, "reviews">, chunks: readonly Uint8Array[]): Uint8Array[] {
-  return reviewsJsonLayout(head, chunks.length).map((piece) => (typeof piece === "number" ? chunks[piece]! : Buffer.from(piece)));
+/** reviews.json from its head and its reviews (newest first): one review a line. */
+export function reviewsJson({ reviews, ...head }: ReviewsDataset): Buffer {
+  const lines = reviews.map((r) => JSON.stringify(r)).join(BETWEEN);
+  return Buffer.from(`${reviewsJsonHead(head)}\n${lines}${reviews.length ? "\n" : ""}${REVIEWS_JSON_TAIL}`);
 }
 
 export class DistFormatError extends Error {

@@ -3,7 +3,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { piecesOf, writeContent } from "../../build/outputs/content.ts";
-import { sharedCopy } from "../../build/threads/threads.ts";
 import { removeDir, tempDir } from "../../harness/data.ts";
 
 /** Runs as a JSON file's are: many small ones (a thousand more than one write takes), a few of megabytes, some empty. */
@@ -40,12 +39,5 @@ describe("a file's content as runs", () => {
     for (const run of large) expect(pieces).toContain(run);
     // The 3,000 small runs gathered: a piece before, between and after the large ones.
     expect(pieces.length).toBeLessThanOrEqual(large.length + 3);
-  });
-
-  it("is put together in shared memory, as the bytes the runs make", () => {
-    const runs = [Buffer.from('{"a":'), new Uint8Array(0), Buffer.from("é".repeat(3000)), Uint8Array.from([0x7d])];
-    const one = sharedCopy(runs);
-    expect(one.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(one.equals(Buffer.concat(runs))).toBe(true);
   });
 });

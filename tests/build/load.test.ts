@@ -22,17 +22,8 @@ async function problemsFor(reviews: unknown[], extra?: Record<string, string>): 
 describe("loadData validation", () => {
   it("accepts a valid data folder", async () => {
     const data = await loadData(await smallData([review(), review({ id: "r-2", rating: 1 })]));
-    expect((await data.reviews()).map((line) => line.review.id)).toEqual(["r-1", "r-2"]);
+    expect(data.reviews.map((r) => r.id)).toEqual(["r-1", "r-2"]);
     expect(data.technicians).toHaveLength(2);
-  });
-
-  it("hands its records over rather than keeping them, and reads them again when asked again", async () => {
-    const data = await loadData(await smallData([review(), review({ id: "r-2", rating: 1 })]));
-    const first = await data.reviews();
-    const again = await data.reviews();
-    expect(again).toEqual(first);
-    // New objects, read from the file: the first ones were not kept (a million were 460 MB at 1M reviews).
-    expect(again[0]!.review).not.toBe(first[0]!.review);
   });
 
   it("names file, line, id, field, value and the expected range for a rating out of range", async () => {

@@ -9,18 +9,15 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManifestWriter } from "../../build/outputs/manifest.ts";
 import { BuildCache } from "../../build/cache/cache.ts";
-import { sharedCopy } from "../../build/threads/threads.ts";
 import { strongEtag } from "../../core/dist/etag.ts";
 import { tempDir } from "../../harness/data.ts";
 
 const input = { baseUrl: "https://reviews.example", updated: "2026-01-01T00:00:00Z", withdrawn: [], lastModified: {} };
 
-/** Runs as the build gives them: text around chunks in shared memory, an empty one among them. */
+/** Runs of bytes: text around chunks, an empty one among them. */
 function runs(): Uint8Array[] {
   const chunk = (i: number) =>
-    sharedCopy(
-      Buffer.from(Array.from({ length: 4000 }, (_, j) => JSON.stringify({ id: `r-${i}-${j}`, text: `Review “${j}” of ${i}` })).join(",\n")),
-    );
+    Buffer.from(Array.from({ length: 4000 }, (_, j) => JSON.stringify({ id: `r-${i}-${j}`, text: `Review “${j}” of ${i}` })).join(",\n"));
   return [Buffer.from('{"reviews":[\n'), chunk(1), Buffer.from(",\n"), Buffer.alloc(0), chunk(2), Buffer.from("\n]}\n")];
 }
 
@@ -79,7 +76,7 @@ describe("a file given to the manifest as runs of bytes", () => {
     const dir = await tempDir();
     const line = (i: number) =>
       JSON.stringify({ id: `r-${i}`, text: `Review ${i}: the ${["ants", "wasps", "mice"][i % 3]} were gone in ${i % 17} days.` });
-    const data = [Buffer.from("[\n"), sharedCopy(Array.from({ length: 160_000 }, (_, i) => line(i)).join(",\n")), Buffer.from("\n]\n")];
+    const data = [Buffer.from("[\n"), Buffer.from(Array.from({ length: 160_000 }, (_, i) => line(i)).join(",\n")), Buffer.from("\n]\n")];
     const whole = Buffer.concat(data);
     expect(whole.length).toBeGreaterThan(10_000_000);
     await writeFile(join(dir, "reviews.json"), whole);

@@ -23,7 +23,7 @@ describe("npm run synth", () => {
   it("writes a data folder the build accepts, in the same layout as data/", async () => {
     const dir = await synth(3000, "layout");
     const data = await loadData(dir);
-    expect(await data.reviews()).toHaveLength(3000);
+    expect(data.reviews.length + data.withdrawn.length).toBe(3000);
     expect(data.technicians.length).toBeGreaterThan(10);
     expect(data.serviceAreas.length).toBeGreaterThan(10);
     expect((await readdir(join(dir, "reviews"))).every((f) => /^\d{4}\.jsonl$/.test(f))).toBe(true);
@@ -36,7 +36,8 @@ describe("npm run synth", () => {
   });
 
   it("varies the text the way real reviews vary: ratings skewed, many phrasings, mixed feelings", async () => {
-    const reviews = (await (await loadData(await synth(5000, "variety"))).reviews()).map((line) => line.review);
+    const data = await loadData(await synth(5000, "variety"));
+    const reviews = data.reviews;
     const share = (star: number) => reviews.filter((r) => r.rating === star).length / reviews.length;
     expect(share(5)).toBeGreaterThan(0.55);
     expect(share(1)).toBeGreaterThan(share(2));
@@ -44,7 +45,7 @@ describe("npm run synth", () => {
     const words = new Set(reviews.flatMap((r) => r.text.toLowerCase().match(/[a-z]+/g) ?? []));
     expect(words.size).toBeGreaterThan(400);
     expect(reviews.some((r) => /\b(but|although|though|however)\b/i.test(r.text) && r.rating >= 3)).toBe(true);
-    expect(reviews.filter((r) => r.withdrawn).length).toBeGreaterThan(0);
+    expect(data.withdrawn.length).toBeGreaterThan(0);
     expect(reviews.filter((r) => r.response).length).toBeGreaterThan(0);
     expect(new Set(reviews.map((r) => r.date.slice(0, 4))).size).toBeGreaterThanOrEqual(4);
   });

@@ -32,7 +32,7 @@ async function deployedOnce() {
 
 const published = async (dir: string, cache: BuildCache, id: string) => {
   const data = await loadData(dir, undefined, cache);
-  return { data, review: (await data.reviews()).map((l) => l.review).find((r) => r.id === id)! };
+  return { data, review: data.reviews.find((r) => r.id === id)! };
 };
 
 describe("changes the data's author did not flag", () => {
@@ -110,7 +110,7 @@ describe("changes the data's author did not flag", () => {
     await writeFile(file, text);
     const data = await loadData(dir, undefined, cache);
     expect(data.notices).toEqual([]);
-    expect((await data.reviews()).map((l) => l.review.id)).toEqual(["r-1", "r-2", "r-3"]);
+    expect(data.reviews.map((r) => r.id)).toEqual(["r-1", "r-2", "r-3"]);
   });
 
   it("does not stop a build for a line added and deleted before the first deploy", async () => {

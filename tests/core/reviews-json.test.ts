@@ -2,12 +2,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/cache/cache.ts";
-import { published } from "../../build/load/dataset.ts";
+import { published, publicReviews } from "../../build/load/dataset.ts";
 import { loadData } from "../../build/load/load.ts";
-import { planMonths, reviewsOf } from "../../build/outputs/months.ts";
 import type { ReviewsDataset } from "../../core/schema/public.ts";
-import { DistFormatError, readReviewsJson, reviewsChunk, reviewsInChunk, reviewsJson } from "../../core/dist/reviews-json.ts";
+import { DistFormatError, readReviewsJson, reviewsJson } from "../../core/dist/reviews-json.ts";
 import { REPO_DATA, tempDir } from "../../harness/data.ts";
 
 const BASE_URL = "https://reviews.example";
@@ -15,37 +13,13 @@ const BASE_URL = "https://reviews.example";
 /** The repository's data as the build publishes it: the head, and the reviews newest first. */
 const dataset = async (): Promise<ReviewsDataset> => {
   const source = await loadData(REPO_DATA);
-  const months = await planMonths(
-    source,
-    BASE_URL,
-    { model: "combined" as const, names: [], technicians: [] },
-    await BuildCache.open(undefined),
-  );
-  const { withdrawn: _, ...head } = published(source, months, BASE_URL);
-  return { ...head, reviews: months.flatMap(reviewsOf) };
+  const reviews = publicReviews(source.reviews, BASE_URL);
+  const { withdrawn: _, ...head } = published(source, reviews, BASE_URL);
+  return { ...head, reviews };
 };
 
-/** The file written from the head and a chunk per review (the build writes a chunk per month). */
-const writeReviewsJson = (file: string, { reviews, ...head }: ReviewsDataset) =>
-  writeFile(
-    file,
-    reviewsJson(
-      head,
-      reviews.map((r) => reviewsChunk([r])),
-    ),
-  );
-
-describe("a chunk of reviews.json", () => {
-  it("gives back its reviews one at a time, equal to those it was made of (the pages' worker reads them so)", async () => {
-    const { reviews } = await dataset();
-    expect([...reviewsInChunk(reviewsChunk(reviews))]).toEqual(reviews);
-    expect([...reviewsInChunk(reviewsChunk(reviews.slice(0, 1)))]).toEqual(reviews.slice(0, 1));
-    // A chunk that is a view inside a larger buffer, as the cache gives it back.
-    const chunk = reviewsChunk(reviews.slice(0, 3));
-    const padded = Buffer.concat([Buffer.from("xx"), chunk, Buffer.from("yy")]);
-    expect([...reviewsInChunk(new Uint8Array(padded.buffer, padded.byteOffset + 2, chunk.length))]).toEqual(reviews.slice(0, 3));
-  });
-});
+/** The file as the build writes it. */
+const writeReviewsJson = (file: string, dataset: ReviewsDataset) => writeFile(file, reviewsJson(dataset));
 
 describe("reviews.json", () => {
   it("reads back what the writer wrote: the head, every review in order, and each review's line as its JSON", async () => {

@@ -1,11 +1,9 @@
 /**
- * Render the templates in site/ with Eleventy 3, on the rendering thread (build/render/render.ts), which
- * begins importing Eleventy as it starts. Templates get small, precomputed data only: passing
- * 100k reviews through Eleventy's data cascade would copy them for every template.
+ * Render the templates in site/ with Eleventy 3 (build/render/render.ts gives it the data).
+ * Templates get small, precomputed data only: passing 100k reviews through Eleventy's data
+ * cascade would copy them for every template.
  */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import type { SiteData } from "../../core/site-data.ts";
 import { COMPILED, eleventyEntry } from "../compiled.ts";
 
@@ -29,24 +27,7 @@ function loadEleventy(): Promise<{ default: new (...args: unknown[]) => any }> {
 const SITE_DIR = fileURLToPath(COMPILED ? new URL("site/", COMPILED) : new URL("../../site/", import.meta.url));
 const TEMPLATES = COMPILED ? "11ty.js" : "11ty.ts";
 
-/**
- * Eleventy and the templates' modules, imported as the thread starts, while the build reads its
- * data: this thread imports them on its own (the templates' zod schemas were a tenth of a
- * render's time). Eleventy imports the templates again when it renders, as itself, and so tells
- * their errors.
- */
-const warm = loadEleventy()
-  .then(() =>
-    Promise.all(
-      readdirSync(SITE_DIR)
-        .filter((file) => file.endsWith(`.${TEMPLATES}`))
-        .map((file) => import(pathToFileURL(join(SITE_DIR, file)).href)),
-    ),
-  )
-  .catch(() => {});
-
 export async function renderHere(outputDir: string, site: SiteData): Promise<void> {
-  await warm;
   const { default: Eleventy } = await loadEleventy();
   const eleventy = new Eleventy(SITE_DIR, outputDir, {
     quietMode: true,
