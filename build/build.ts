@@ -6,7 +6,7 @@
  * for texts not met before, and unchanged files are not compressed again.
  */
 import { rmSync } from "node:fs";
-import { mkdir, rename } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildSettings } from "../core/settings.ts";
 import { published, publicReviews } from "./load/dataset.ts";
@@ -14,7 +14,6 @@ import { FEED_SIZE, toFeed } from "../core/feed.ts";
 import { loadData } from "./load/load.ts";
 import type { Manifest } from "../core/dist/manifest.ts";
 import { ManifestWriter } from "./outputs/manifest.ts";
-import { writeContent } from "./outputs/content.ts";
 import { insightsOf } from "./outputs/insights.ts";
 import { renderSite } from "./render/render.ts";
 import { ReviewPages } from "./render/pages.ts";
@@ -53,7 +52,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const manifest = new ManifestWriter(staging, cache);
     // reviews.json and sitemap.xml are compressed on libuv's threads while the insights are made.
     const reviewsBytes = reviewsJson({ ...head, reviews });
-    await writeContent(join(staging, "reviews.json"), reviewsBytes);
+    await writeFile(join(staging, "reviews.json"), reviewsBytes);
     manifest.start("reviews.json", { data: reviewsBytes });
     const timeZone = source.business.time_zone;
     manifest.start("sitemap.xml", { data: await writeSitemap(staging, head.updated, reviews, baseUrl, timeZone) });
@@ -61,7 +60,7 @@ export async function build(settings: BuildSettings, progress: (step: string) =>
     const reporting = later(writeOwnerReport(settings.OWNER_REPORT, head.business.name, owner, baseUrl));
     check("insights.json", InsightsSchema, insights);
     const insightsJson = toJson(insights);
-    await writeContent(join(staging, "insights.json"), insightsJson);
+    await writeFile(join(staging, "insights.json"), insightsJson);
     manifest.start("insights.json", { data: insightsJson });
     progress("writing a page per review");
     const feed = toFeed({ ...head, reviews: reviews.slice(0, FEED_SIZE) }, baseUrl);

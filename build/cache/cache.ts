@@ -13,7 +13,6 @@ import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decodePart, DIGEST, encodePart, readChecked, replaceWhole, sha256Of } from "./file.ts";
 import { codeVersions, type Kind, type Versions } from "./versions.ts";
-import { writeContent } from "../outputs/content.ts";
 
 export class BuildCache {
   private readonly writing: Promise<void>[] = [];
@@ -68,11 +67,11 @@ export class BuildCache {
    */
   write(part: string, version: string, value: unknown): Promise<void> {
     if (!this.dir) return Promise.resolve();
-    const runs = encodePart(version, value);
+    const bytes = encodePart(version, value);
     const path = join(this.dir, part);
     // The part, then its hash: a build stopped between the two leaves a part its hash refuses.
-    const written = replaceWhole(path, (temporary) => writeContent(temporary, runs)).then(() =>
-      replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256Of(runs))),
+    const written = replaceWhole(path, (temporary) => writeFile(temporary, bytes)).then(() =>
+      replaceWhole(`${path}${DIGEST}`, (temporary) => writeFile(temporary, sha256Of(bytes))),
     );
     this.writing.push(written);
     return written;

@@ -6,9 +6,9 @@ import { readFile, rename, rm } from "node:fs/promises";
 import { deserialize, serialize } from "node:v8";
 import { digestOf } from "../../core/dist/etag.ts";
 
-/** A part's file, as runs of bytes: its value kept under `version`. */
-export function encodePart(version: string, value: unknown): Uint8Array[] {
-  return [serialize({ version, value })];
+/** A part's file: its value kept under `version`. */
+export function encodePart(version: string, value: unknown): Buffer {
+  return serialize({ version, value });
 }
 
 /** The value a part's file holds, or undefined when it was kept under another version; throws when the file is not one. */
@@ -20,8 +20,8 @@ export function decodePart<T>(file: Buffer, version: string): T | undefined {
 /** The file beside each part that holds its SHA-256. */
 export const DIGEST = ".sha256";
 
-/** The SHA-256 of runs of bytes one after the other, in hex. */
-export const sha256Of = (runs: readonly Uint8Array[]): string => digestOf("sha256", runs, "hex");
+/** The SHA-256 of some bytes, in hex. */
+export const sha256Of = (bytes: Uint8Array): string => digestOf("sha256", [bytes], "hex");
 
 /**
  * Parts' files read, each checked against the hash kept beside it: its bytes, "altered" when
@@ -35,7 +35,7 @@ export async function readChecked(paths: readonly string[]): Promise<(Buffer | "
         readFile(`${path}${DIGEST}`, "utf8").catch(() => undefined),
       ]);
       if (bytes === undefined) return undefined;
-      return digest === sha256Of([bytes]) ? bytes : "altered";
+      return digest === sha256Of(bytes) ? bytes : "altered";
     }),
   );
 }

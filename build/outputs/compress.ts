@@ -5,7 +5,6 @@
 import { createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { constants, createBrotliCompress, createBrotliDecompress, createGunzip, createGzip } from "node:zlib";
-import { piecesOf } from "./content.ts";
 
 const TYPES: Record<string, string> = {
   "/api/feed.json": "application/feed+json",
@@ -84,9 +83,8 @@ export async function decompressesTo(copy: Buffer, ext: ".gz" | ".br", data: rea
 }
 
 /**
- * The file compressed into `file`, on libuv's threads, its runs written to the compressor in pieces
- * (output in chunks of a megabyte: in 64 KB chunks, each waited for this thread, which is busy
- * with the figures; docs/benchmarks.md, "What the code does for speed").
+ * The file compressed into `file`, on libuv's threads (output in chunks of a megabyte: in 64 KB
+ * chunks, each waits for this thread while it renders; docs/benchmarks.md, "What the code does for speed").
  */
 export async function compressTo(file: string, data: readonly Uint8Array[], size: number, ext: ".gz" | ".br"): Promise<number> {
   const compressor =
@@ -111,6 +109,6 @@ export async function compressTo(file: string, data: readonly Uint8Array[], size
       yield chunk;
     }
   };
-  await pipeline(piecesOf(data), compressor, counted, createWriteStream(file));
+  await pipeline([...data], compressor, counted, createWriteStream(file));
   return bytes;
 }

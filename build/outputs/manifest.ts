@@ -10,7 +10,6 @@ import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../core/dis
 import type { Withdrawal } from "../../core/schema/public.ts";
 import type { BuildCache, Copies } from "../cache/cache.ts";
 import { later } from "../later.ts";
-import { runsOf, type Content } from "./content.ts";
 import { compressTo, contentType, decompressesTo, HUGE, LARGE, makesExactly } from "./compress.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -46,7 +45,7 @@ export class ManifestWriter {
    * Start hashing and compressing `file` (a path under the folder), which is complete: `data`,
    * when given, is its content (not read again, and held until it is compressed).
    */
-  start(file: string, { data }: { data?: Content } = {}): void {
+  start(file: string, { data }: { data?: Uint8Array } = {}): void {
     if (this.described.has(file)) return;
     // Awaited by `write`.
     this.described.set(file, later(this.describe(file, data)));
@@ -92,10 +91,10 @@ export class ManifestWriter {
     return manifest;
   }
 
-  private async describe(file: string, given?: Content): Promise<Described> {
+  private async describe(file: string, given?: Uint8Array): Promise<Described> {
     const type = contentType(`/${file}`);
     const path = join(this.dir, file);
-    const data = runsOf(given ?? (await readFile(path)));
+    const data = [given ?? (await readFile(path))];
     const size = data.reduce((n, run) => n + run.length, 0);
     const etag = strongEtag(data);
     const encodings: ManifestEntry["encodings"] = {};

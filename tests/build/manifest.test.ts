@@ -1,7 +1,7 @@
 /**
- * The manifest's large files (reviews.json, insights.json) are given to it as runs of bytes, never
- * put together (build/outputs/manifest.ts): their ETag and compressed copies must be those of the bytes
- * they make, and a kept copy must hold those bytes exactly, no fewer and no more.
+ * The manifest's files given to it as the build wrote them (build/outputs/manifest.ts): their ETag
+ * and compressed copies must be those of the bytes, and a kept copy must hold those bytes exactly,
+ * no fewer and no more.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,20 +14,19 @@ import { tempDir } from "../../harness/data.ts";
 
 const input = { baseUrl: "https://reviews.example", updated: "2026-01-01T00:00:00Z", withdrawn: [], lastModified: {} };
 
-/** Runs of bytes: text around chunks, an empty one among them. */
-function runs(): Uint8Array[] {
-  const chunk = (i: number) =>
-    Buffer.from(Array.from({ length: 4000 }, (_, j) => JSON.stringify({ id: `r-${i}-${j}`, text: `Review “${j}” of ${i}` })).join(",\n"));
-  return [Buffer.from('{"reviews":[\n'), chunk(1), Buffer.from(",\n"), Buffer.alloc(0), chunk(2), Buffer.from("\n]}\n")];
+/** A reviews.json of 8,000 reviews. */
+function reviewsJson(): Buffer {
+  const reviews = Array.from({ length: 8000 }, (_, j) => JSON.stringify({ id: `r-${j}`, text: `Review “${j}”` }));
+  return Buffer.from(`{"reviews":[\n${reviews.join(",\n")}\n]}\n`);
 }
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("a file given to the manifest as runs of bytes", () => {
-  it("is described and compressed as the bytes they make", async () => {
+describe("a file given to the manifest", () => {
+  it("is described and compressed as its bytes", async () => {
     const dir = await tempDir();
-    const data = runs();
-    const whole = Buffer.concat(data);
+    const data = reviewsJson();
+    const whole = data;
     await writeFile(join(dir, "reviews.json"), whole);
     const writer = new ManifestWriter(dir);
     writer.start("reviews.json", { data });
@@ -44,8 +43,8 @@ describe("a file given to the manifest as runs of bytes", () => {
 
   it("gets no kept copy that holds more or fewer bytes than the file: it is made again, with a line saying so", async () => {
     const [dir, cacheDir] = [await tempDir(), await tempDir()];
-    const data = runs();
-    const whole = Buffer.concat(data);
+    const data = reviewsJson();
+    const whole = data;
     await writeFile(join(dir, "reviews.json"), whole);
     const cache = await BuildCache.open(cacheDir);
     // The file's bytes and then more (a copy that would decompress to far more stops at the first
@@ -76,8 +75,8 @@ describe("a file given to the manifest as runs of bytes", () => {
     const dir = await tempDir();
     const line = (i: number) =>
       JSON.stringify({ id: `r-${i}`, text: `Review ${i}: the ${["ants", "wasps", "mice"][i % 3]} were gone in ${i % 17} days.` });
-    const data = [Buffer.from("[\n"), Buffer.from(Array.from({ length: 160_000 }, (_, i) => line(i)).join(",\n")), Buffer.from("\n]\n")];
-    const whole = Buffer.concat(data);
+    const data = Buffer.from(`[\n${Array.from({ length: 160_000 }, (_, i) => line(i)).join(",\n")}\n]\n`);
+    const whole = data;
     expect(whole.length).toBeGreaterThan(10_000_000);
     await writeFile(join(dir, "reviews.json"), whole);
     const writer = new ManifestWriter(dir);
