@@ -3,10 +3,10 @@
  * by the code that computed it, so that the next build redoes only what changed.
  * A part written by other code, or unreadable, is ignored and rewritten: the cache can make a
  * build faster, never different (tests/build/incremental.test.ts compares with a clean build).
- * It holds the texts' mentions (build/outputs/mentions.ts), the schema's verdict on each line,
- * which reviews the previous dist/'s pages show and the pages' script, each kind through a typed
- * Store (its file's name, its version; every part checked against the hash kept beside it before
- * use); and the files' compressed copies, by their content's hash, through Copies.
+ * It holds the texts' mentions (build/outputs/mentions.ts), which reviews the previous dist/'s
+ * pages show and the pages' script, each kind through a typed Store (its file's name, its version;
+ * every part checked against the hash kept beside it before use); and the files' compressed
+ * copies, by their content's hash, through Copies.
  */
 import { hash } from "node:crypto";
 import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
@@ -25,7 +25,7 @@ export class BuildCache {
 
   /** The cache in `dir`, or none (nothing read, nothing kept) without a folder. */
   static async open(dir: string | undefined): Promise<BuildCache> {
-    const none = new BuildCache(undefined, { analysis: "", lines: "", pages: "", script: "", compression: "" });
+    const none = new BuildCache(undefined, { analysis: "", pages: "", script: "", compression: "" });
     if (!dir) return none;
     // A folder that cannot be made (read-only, a file in the way) means a build without cache.
     const made = await mkdir(join(dir, "compressed"), { recursive: true }).then(

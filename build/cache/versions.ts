@@ -40,8 +40,6 @@ export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
     entries: ["build/outputs/mentions.ts"],
     files: [...WORD_TABLES],
   },
-  /** Whether a line is a valid review as it stands. */
-  lines: { entries: ["build/load/load.ts"] },
   /** A review's page from its public record (build/render/pages.ts, which writes the files, counts alone). */
   pages: { entries: ["views/review-page.ts"], files: ["build/render/pages.ts"] },
   /** The pages' script, bundled. */
@@ -50,7 +48,7 @@ export const CODE: Record<Kind, { entries: string[]; files?: string[] }> = {
   compression: { entries: ["build/outputs/manifest.ts"] },
 };
 
-export type Kind = "analysis" | "lines" | "pages" | "script" | "compression";
+export type Kind = "analysis" | "pages" | "script" | "compression";
 export type Versions = Record<Kind, string>;
 
 /** The modules each entry imports, from the project's root, as esbuild bundles them (without writing). */

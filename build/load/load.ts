@@ -1,19 +1,17 @@
 /**
  * Read and validate everything under DATA_DIR. Every problem is collected (not just the first)
- * and thrown together as a DataError; nothing half-valid comes out of here. With a cache, a
- * review file seen before is not parsed again (one with reviews added at its end is read from
- * where it ended).
+ * and thrown together as a DataError; nothing half-valid comes out of here: the published
+ * reviews come out as validated records, once.
  */
 import { readdir } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { Business, Review, Service, ServiceArea, Technician } from "../../core/schema/records.ts";
+import { Business, Service, ServiceArea, Technician, type Review } from "../../core/schema/records.ts";
 import { DataError, type Problem } from "./problems.ts";
 import type { BuildCache } from "../cache/cache.ts";
-import { hashFile, pack, unpack, type FileLines, type Read } from "../cache/lines.ts";
-import { unflagged } from "./unflagged.ts";
+import { unflagged, type Read } from "./unflagged.ts";
 import { readBuildRecord, writeBuildRecord } from "./record.ts";
-import { readLines, repeatedIds, textsOf } from "./review-lines.ts";
+import { readLines, repeatedIds } from "./review-lines.ts";
 import { DATA_FILES, nowIn, readList, readRecord } from "./validate.ts";
 
 export { DATA_FILES };
@@ -57,10 +55,6 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   const serviceAreas = await list(DATA_FILES.serviceAreas, ServiceArea);
   const known = { technicians: technicians.ids, services: services.ids, service_area: serviceAreas.ids };
   const now = nowIn(business?.time_zone);
-  // A line seen before was checked against these lists: with others, every line is read again.
-  const inputs = [resolve(dir), ...Object.values(known).map((ids) => (ids ? [...ids].join(",") : "-"))].join("\n");
-  const store = cache?.dir ? cache.store<Record<string, FileLines>>("lines", inputs) : undefined;
-  const kept = await store?.get();
   const record = cache?.dir ? await readBuildRecord(cache.dir, dir) : undefined;
   const reviewDir = join(dir, DATA_FILES.reviews);
   const files = await readdir(reviewDir).then(
@@ -72,26 +66,16 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   );
   const read: Read[] = [];
   const names: string[] = [];
-  const keep: Record<string, FileLines> = {};
-  /** Per file, its first line not seen by the previous build: none (its length) when it is the same, undefined when it was read whole. */
-  const added: (number | undefined)[] = [];
   let count = 0;
   for (const fileName of files) {
-    const path = join(reviewDir, fileName);
     const file = name(join(DATA_FILES.reviews, fileName));
-    const before = kept?.[fileName];
-    const hashed = store ? hashFile(path, before?.size, before?.file) : undefined;
-    const same = before !== undefined && before.file === hashed?.file;
-    // A file seen before is known; one that grew (new reviews added at its end) is read from where it ended.
-    const lines = same ? unpack(before) : await readLines(path, file, before, known, now, problems, hashed?.grew);
-    added.push(same ? lines.ids.length : lines.from);
+    const lines = await readLines(join(reviewDir, fileName), file, known, now, problems);
     read.push(lines);
     names.push(file);
-    if (hashed) keep[fileName] = same ? before : pack(hashed, lines);
     if (onProgress && Math.floor((count + lines.ids.length) / 50_000) > Math.floor(count / 50_000)) onProgress(count + lines.ids.length);
     count += lines.ids.length;
   }
-  for (const { f, line, id } of repeatedIds(read, added)) {
+  for (const { f, line, id } of repeatedIds(read)) {
     const first = read.findIndex((lines) => lines.ids.includes(id));
     const at = `${names[first]} line ${read[first]!.ids.indexOf(id) + 1} (${id})`;
     problems.push({
@@ -138,7 +122,6 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
       "no deploy of this data folder is recorded (`npm run hub:ping` records one after a deploy; the cache off or new): " +
         'a published review edited without "updated", or deleted, cannot be noticed this time',
     );
-  store?.set(keep);
 
   const folder = resolve(dir);
   const remember = async (etag?: string) => {
@@ -153,27 +136,19 @@ export async function loadData(dir: string, onProgress?: (reviews: number) => vo
   await remember();
 
   const withdrawn = read.flatMap((lines) => [...lines.at].sort(([a], [b]) => a - b).map(([i, at]) => ({ id: lines.ids[i]!, at })));
-  // The lines a file seen before holds are read again and parsed here (with a cache, not parsed above).
-  const reviews: Review[] = [];
-  {
-    for (const [f, lines] of read.entries()) {
-      const indices = lines.hashes.flatMap((h, i) => (h && lines.months[i] ? [i] : []));
-      if (indices.length === 0) continue;
-      const texts = lines.texts ?? (indices.some((i) => !lines.parsed.has(i)) ? await textsOf(join(reviewDir, files[f]!)) : []);
-      for (const i of indices) {
-        // A line parsed by this build is its record; one seen before is parsed again, through the
-        // schema unless the schema takes it as it is.
-        const read = lines.parsed.get(i) ?? (lines.verbatim[i] ? (JSON.parse(texts[i]!) as Review) : Review.parse(JSON.parse(texts[i]!)));
-        const dated = found.dated.get(read.id);
-        const review = !dated
-          ? read
-          : dated.answered && read.response
-            ? { ...read, response: { ...read.response, date: dated.answered } }
-            : { ...read, updated: dated.updated };
-        reviews.push(review);
-      }
-    }
-  }
+  // A published review the build dated (its record) is published with that time.
+  const reviews = read.flatMap((lines) =>
+    [...lines.records].flatMap(([i, review]) => {
+      if (!lines.months[i]) return [];
+      const dated = found.dated.get(review.id);
+      if (!dated) return [review];
+      return [
+        dated.answered && review.response
+          ? { ...review, response: { ...review.response, date: dated.answered } }
+          : { ...review, updated: dated.updated },
+      ];
+    }),
+  );
   return {
     business: business!,
     services: services.records,

@@ -7,7 +7,6 @@
  */
 import { hash } from "node:crypto";
 import type { Review } from "../../core/schema/records.ts";
-import type { Read } from "../cache/lines.ts";
 import type { DataRecord, Noticed } from "./record.ts";
 
 /** What a review says (its text and stars; its reply) and when it says that last changed, as one string. */
@@ -16,6 +15,18 @@ export function saidOf(review: Review): string {
   return [digest([review.text, review.rating]), digest(review.response ?? null), review.updated ?? "-", review.response?.date ?? "-"].join(
     " ",
   );
+}
+
+/** A file's lines as read: per line its id and month ("" for a blank line, a broken one, or a withdrawn review's month). */
+export interface Read {
+  ids: string[];
+  months: string[];
+  /** Per line: what the review says and when it says it changed (build/load/unflagged.ts). */
+  said: string[];
+  /** The withdrawn reviews' lines, with their time of withdrawal. */
+  at: Map<number, string>;
+  /** The valid records, by line. */
+  records: Map<number, Review>;
 }
 
 export interface Unflagged {

@@ -44,7 +44,7 @@ describe("a build with the previous build's cache", () => {
     expect(await readFile(join(dist, "reviews", `${second!.id}.html`), "utf8")).toContain("still no ants a month later");
   });
 
-  it("reads only the reviews added at the end of a file, telling a problem in them by its line as a build without cache does", async () => {
+  it("tells a problem in reviews added at the end of a file by its line, as a build without cache does", async () => {
     const files = (await readdir(join(data, "reviews"))).sort();
     const newest = join(data, "reviews", files.at(-1)!);
     const text = await readFile(newest, "utf8");
