@@ -14,6 +14,7 @@ import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
 import { AspectModel } from "./aspect-model/aspect-model.ts";
 import type { Mention } from "../insights/sentiment/aspects.ts";
 import { sentences } from "../insights/sentiment/text.ts";
+import { ENGLISH, languageOf } from "../insights/sentiment/language.ts";
 import { checkAll, PARTS, readBusiness, readSplits, type Part, type WrittenBusiness } from "./businesses.ts";
 import {
   fromLabels,
@@ -32,7 +33,10 @@ import {
 /** A way of reading a business's reviews: each review's mentions, with whose they are. */
 export type Reader = (b: WrittenBusiness) => Promise<Said[][]>;
 
-/** The insights as the build runs them (build/outputs/mentions.ts, insights/month-figures.ts). */
+/**
+ * The insights as the build runs them (build/outputs/mentions.ts, insights/month-figures.ts): a
+ * review whose text is not in English (insights/sentiment/language.ts) gives no mention.
+ */
 export const currentPipeline: Reader = async (b) => {
   const found = await reviewMentions(
     b.reviews.map((r) => ({ text: r.text, rating: r.rating })),
@@ -169,6 +173,24 @@ function otherLines(name: string, s: Score): string[] {
   ];
 }
 
+/** Which reviews the current pipeline leaves out as not in English (the build's `not_analysed`), against the labels' languages. */
+function leftOutLines(businesses: readonly WrittenBusiness[]): string[] {
+  const reviews = businesses.flatMap((b) => b.reviews);
+  const told = reviews.map((r) => languageOf(r.text));
+  const out = new Map<string, number>();
+  for (const l of told) if (l !== ENGLISH) out.set(l, (out.get(l) ?? 0) + 1);
+  const labelled = reviews.filter((r) => r.language !== ENGLISH);
+  const right = reviews.filter((r, i) => r.language !== ENGLISH && told[i] === r.language).length;
+  const english = reviews.filter((r, i) => r.language === ENGLISH && told[i] !== ENGLISH).length;
+  const which = [...out].map(([l, k]) => `${l} ${k}`).join(", ");
+  const n = [...out.values()].reduce((a, b) => a + b, 0);
+  return [
+    `left out as not in English, current: ${n} reviews` +
+      `${which ? ` (${which})` : ""}; of the ${labelled.length} the labels give as not in English, ${right} told in their language; ` +
+      `${english} of ${reviews.length - labelled.length} in English left out`,
+  ];
+}
+
 /** The wrong pairs of each review, for the businesses that may be tuned on. */
 function errorLines(b: WrittenBusiness, read: ReadonlyMap<string, Said[]>): string[] {
   const lines: string[] = [];
@@ -196,6 +218,7 @@ async function report(part: Part | "all", errors: boolean): Promise<void> {
   console.log(`\n${bandTable("by length", columns, LENGTH_BANDS).join("\n")}`);
   console.log(`\n${bandTable("by aspect", columns, ASPECT_IDS).join("\n")}\n`);
   for (const [name, s] of columns) if (typeof s !== "string" && s) console.log([...whoseLines(name, s), ...otherLines(name, s)].join("\n"));
+  console.log(leftOutLines(businesses).join("\n"));
   console.log("\nby business:");
   for (const b of businesses) {
     const line = (name: string, s: Score) => {

@@ -11,9 +11,10 @@
 import type { AggregateRating, PublicBusiness } from "../core/schema/public.ts";
 import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
 import { aggregateOfCounts, round2 } from "../core/dataset.ts";
-import { JsonList } from "../core/json.ts";
+import { JsonList, type JsonPart } from "../core/json.ts";
 import { searchUrl } from "../core/urls.ts";
 import { ASPECTS } from "./sentiment/aspects.ts";
+import { languageName } from "./sentiment/language.ts";
 import { POLARITIES } from "./sentiment/engine.ts";
 import { clearest, faq } from "./faq.ts";
 import { byQuarter, summarise } from "./summary.ts";
@@ -130,6 +131,7 @@ export function mergeInsights(
       ...overall,
       by_quarter: byQuarter(months).map((q) => ({ quarter: q.quarter, review_count: q.count, average_rating: round2(q.sum / q.count) })),
     },
+    not_analysed: notAnalysed(months),
     aspects: aspects.map((a) => a.figures),
     entities,
     topics: findTopics(
@@ -143,6 +145,23 @@ export function mergeInsights(
     summary: { sentences: summarise(said) },
   };
   return { figures, owner: ownerReport(said, figures.faq) };
+}
+
+/** The reviews not in English, by language (most reviews first, then by code), from the months' parts. */
+function notAnalysed(months: readonly MonthFigures[]): Figures["not_analysed"] {
+  const byLanguage = new Map<string, JsonPart[]>();
+  for (const m of months)
+    for (const [language, part] of Object.entries(m.notAnalysed))
+      (byLanguage.get(language) ?? byLanguage.set(language, []).get(language)!).push(part);
+  const languages = [...byLanguage]
+    .map(([language, parts]) => ({
+      language,
+      name: languageName(language),
+      review_count: parts.reduce((n, p) => n + p.count, 0),
+      review_ids: JsonList.fromParts(parts),
+    }))
+    .sort((a, b) => b.review_count - a.review_count || (a.language < b.language ? -1 : 1));
+  return { review_count: languages.reduce((n, l) => n + l.review_count, 0), languages };
 }
 
 /** Counts of each polarity (in POLARITIES' order), with their total and score. */

@@ -12,6 +12,7 @@ import { aboutItAlone, asExamples, clearest, faqParts, starsAgree, type FaqPart 
 import { type Phrases } from "./topics.ts";
 import { credits, type Named } from "./attribution.ts";
 import { toColumns, type QuoteColumns } from "./quote-columns.ts";
+import { ENGLISH, languageOf } from "./sentiment/language.ts";
 
 /** One mention: the review, the judgement, and where the quoted clause sits in the review's text. */
 export interface MentionRef {
@@ -68,6 +69,8 @@ export interface MonthFigures {
   /** Reviews by stars, 1 to 5. */
   ratingCounts: number[];
   ids: JsonPart;
+  /** The reviews whose text is not in English (sentiment/language.ts), by language: their stars count, their words give nothing. */
+  notAnalysed: Record<string, JsonPart>;
   positive: JsonPart;
   withTechnicians: JsonPart & { sum: number };
   aspects: AspectPart[];
@@ -88,7 +91,12 @@ export function monthFigures(
   const aspectIndex = new Map(ASPECTS.map((d, i) => [d.id, i]));
   const examples = reviews.map((review, i) => asExamples(review.rating, review.text, found[i]!));
   const ratingCounts = [0, 0, 0, 0, 0];
-  for (const r of reviews) ratingCounts[r.rating - 1]!++;
+  const notAnalysed: Record<string, string[]> = {};
+  for (const r of reviews) {
+    ratingCounts[r.rating - 1]!++;
+    const language = languageOf(r.text);
+    if (language !== ENGLISH) (notAnalysed[language] ??= []).push(r.id);
+  }
   const withTechnicians = reviews.filter((r) => r.technicians.length > 0);
   // Every mention under its aspect, in one pass: newest review first. `order` counts within the
   // aspect, so that the clearest quotes are the newest among equals.
@@ -176,6 +184,7 @@ export function monthFigures(
     count: reviews.length,
     ratingCounts,
     ids: jsonPart(reviews.map((r) => r.id)),
+    notAnalysed: Object.fromEntries(Object.entries(notAnalysed).map(([language, ids]) => [language, jsonPart(ids)])),
     positive: jsonPart(reviews.filter((r) => r.rating >= 4).map((r) => r.id)),
     withTechnicians: { ...jsonPart(withTechnicians.map((r) => r.id)), sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0) },
     aspects: groups.map((group, a) => ({

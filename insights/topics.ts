@@ -12,6 +12,7 @@
 import { round2 } from "../core/dataset.ts";
 import { JsonList } from "../core/json.ts";
 import { lexicon } from "./sentiment/lexicon.ts";
+import { readAsEnglish } from "./sentiment/language.ts";
 
 const COMMON = new Set(
   `a about above after again against all also always am an and any are as at back be because been before
@@ -105,6 +106,8 @@ export function phrasesOf(texts: readonly string[], names: readonly string[]): P
   // A Map, not an object: a review's word may be "constructor".
   const actions = new Map<string, number>();
   texts.forEach((text, index) => {
+    // The phrases are English's (COMMON, the lexicon): a text in another language gives none.
+    if (!readAsEnglish(text)) return;
     const seen = new Set<string>();
     const acted = new Set<string>();
     for (const sentence of text.split(/[.!?;:,()\n"]+/)) {

@@ -3,6 +3,7 @@ import { reviewUrl } from "../core/urls.ts";
 import type { SiteData } from "../core/site-data.ts";
 import { ratingBars, sentimentBars, trendLine } from "../views/charts.ts";
 import { average, count, html, page } from "../views/html.ts";
+import { notAnalysedSentence } from "../views/not-analysed.ts";
 
 export const data = { permalink: "/insights/index.html" };
 
@@ -27,9 +28,14 @@ export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
   const topic = (t: (typeof insights.topics)[number]) =>
     `<li><a href="${baseUrl}/search/?words=${encodeURIComponent(t.label)}">${html(t.label)}</a> ` +
     `(${count(t.review_count)} reviews, average ${average(t.average_rating)})</li>`;
+  // Reviews not in English give their stars, not their words: the lead says how many texts were read, and why not all.
+  const all = insights.generated_from.review_count;
+  const left = notAnalysedSentence(insights.not_analysed);
+  const read = left ? `${count(all - insights.not_analysed.review_count)} of the ${count(all)}` : count(all);
+  const note = left ? ` ${html(left)}` : "";
   const body = `<h1>What customers say</h1>
-<p class="lead">Computed from the text of ${count(insights.generated_from.review_count)} reviews when the site was
-built. Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a
+<p class="lead">Computed from the text of ${read} reviews when the site was
+built.${note} Every figure below cites its reviews in <a href="${baseUrl}/insights.json">insights.json</a>; <a
 href="${baseUrl}/about/#insights">how it is computed</a>.</p>
 
 <section aria-labelledby="summary"><h2 id="summary">Summary</h2>

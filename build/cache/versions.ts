@@ -21,6 +21,7 @@ const WORD_TABLES = [
   "lexicon.json",
   "aspects.json",
   "phrases.json",
+  "languages.json",
   "encoder/encoder.json",
   "encoder/model.onnx",
   "encoder/vocab.txt",

@@ -66,6 +66,27 @@ export const Insights = z.strictObject({
   overview: AggregateRating.extend({
     by_quarter: z.array(z.strictObject({ quarter: Quarter, review_count: Count, average_rating: z.number().min(0).max(5) })),
   }),
+  not_analysed: z
+    .strictObject({
+      review_count: Count.describe("Reviews whose text is not analysed, in all"),
+      languages: z
+        .array(
+          z.strictObject({
+            language: z
+              .string()
+              .regex(/^[a-z]{2,3}$/)
+              .describe('ISO 639 code of the language the text is in, e.g. es; "und" for one the analysis does not tell'),
+            name: z.string().describe('Its name in English, as a sentence puts it after "in": Spanish, another language'),
+            review_count: Count,
+            review_ids: ReviewIds,
+          }),
+        )
+        .describe("By language, most reviews first"),
+    })
+    .describe(
+      "Reviews whose text is not in English, which the insights do not read: their stars count in `overview` and in the " +
+        "entities' ratings, their words in no aspect, quote, topic or FAQ answer. Zero and an empty list when every review is in English",
+    ),
   aspects: z.array(
     z.strictObject({
       id: AspectId,
@@ -120,7 +141,8 @@ type Faq = InsightsDataset["faq"][number];
  * insights.json with its lists of reviews and of mentions as `L`: the build keeps them as JSON
  * text (core/json.ts's JsonList), and the pages see only how long they are.
  */
-export type InsightsWith<L> = Omit<InsightsDataset, "aspects" | "entities" | "topics" | "faq" | "summary"> & {
+export type InsightsWith<L> = Omit<InsightsDataset, "not_analysed" | "aspects" | "entities" | "topics" | "faq" | "summary"> & {
+  not_analysed: { review_count: number; languages: Listed<InsightsDataset["not_analysed"]["languages"][number], "review_ids", L>[] };
   aspects: Listed<InsightsDataset["aspects"][number], "evidence", L>[];
   entities: Record<keyof InsightsDataset["entities"], Listed<InsightsDataset["entities"]["technicians"][number], "review_ids", L>[]>;
   topics: Listed<InsightsDataset["topics"][number], "review_ids", L>[];

@@ -14,6 +14,7 @@ import { mentions, type Mention } from "../aspects.ts";
 import { POLARITIES, type Polarity } from "../engine.ts";
 import { classify, model, type Model } from "../model.ts";
 import type { Span } from "../text.ts";
+import { readAsEnglish } from "../language.ts";
 import { Encoder, type EncoderJudgement } from "./encoder.ts";
 import type { EncoderTarget, Input } from "./input.ts";
 
@@ -80,11 +81,11 @@ export async function judgeMentions(reviews: readonly Said[], found: readonly Me
   return out;
 }
 
-/** Each review's mentions as the insights give them, judged by `model`. */
+/** Each review's mentions as the insights give them, judged by `model`: none from a text not in English (language.ts). */
 export async function reviewMentions(reviews: readonly Said[], model: InsightsModel): Promise<Mention[][]> {
   return judgeMentions(
     reviews,
-    reviews.map((r) => mentions(r.text, r.rating)),
+    reviews.map((r) => (readAsEnglish(r.text) ? mentions(r.text, r.rating) : [])),
     model,
   );
 }

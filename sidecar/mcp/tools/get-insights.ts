@@ -6,6 +6,7 @@ import type { Bundle } from "../../bundle.ts";
 import { defineTool, error, READ_ONLY } from "../tool.ts";
 import { QUOTED_NOTE, quoted, someOf } from "../pages.ts";
 import { resolveName } from "../../names.ts";
+import { notAnalysedSentence } from "../../../views/not-analysed.ts";
 
 export const getInsights = defineTool({
   name: "get_insights",
@@ -35,8 +36,9 @@ export const getInsights = defineTool({
       const full = `The complete figures, with every citation, are at ${baseUrl}/insights.json.`;
       if (given.length === 0) {
         const sized = overviewOf(insights);
+        const left = notAnalysedSentence(insights.not_analysed);
         const text =
-          `${insights.summary.sentences.map((s) => s.text).join(" ")}\nFor quotes, trends and the ` +
+          `${insights.summary.sentences.map((s) => s.text).join(" ")}${left ? ` ${left}` : ""}\nFor quotes, trends and the ` +
           `reviews behind a figure, call get_insights with one aspect, ` +
           `technician, service or service_area. ${full}`;
         return { content: [{ type: "text", text }], structuredContent: { insights: sized } };
@@ -124,6 +126,10 @@ function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> 
       review_count: i.overview.review_count,
       rating_counts: i.overview.rating_counts,
       by_quarter: i.overview.by_quarter.slice(-4),
+    },
+    not_analysed: {
+      review_count: i.not_analysed.review_count,
+      languages: i.not_analysed.languages.map(({ language, name, review_count }) => ({ language, name, review_count })),
     },
     aspects: i.aspects.map(({ id, name, score, total }) => ({ id, name, score, mentions: total })),
     technicians: i.entities.technicians.map(entity),
