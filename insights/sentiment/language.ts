@@ -25,7 +25,7 @@ export const MIN_WORDS = 2;
 /** How many times English's words a language's must outnumber. */
 export const RATIO = 2;
 /** The fewest words of a text with no English word of the list before it is in another language. */
-export const LONG = 12;
+export const LONG = 20;
 
 const LanguagesFile = z.strictObject({
   about: z.string(),
@@ -54,9 +54,12 @@ export function languageOf(text: string): string {
     const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
     if (latin * 2 < letters) return UNKNOWN;
   }
-  const words = (ascii ? text.toLowerCase() : plain(text)).match(/\p{L}+/gu) ?? [];
+  const words = ascii ? text.toLowerCase().split(/[^a-z]+/) : (plain(text).match(/\p{L}+/gu) ?? []);
   const hits = new Map<string, number>();
+  let count = 0;
   for (const w of words) {
+    if (!w) continue;
+    count++;
     const code = LANGUAGE_OF.get(w);
     if (code) hits.set(code, (hits.get(code) ?? 0) + 1);
   }
@@ -68,7 +71,7 @@ export function languageOf(text: string): string {
       best = code;
       most = n;
     }
-  return best === ENGLISH && english === 0 && words.length >= LONG ? UNKNOWN : best;
+  return best === ENGLISH && english === 0 && count >= LONG ? UNKNOWN : best;
 }
 
 /** Whether the insights read the text: it is in English. */

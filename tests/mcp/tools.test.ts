@@ -103,8 +103,10 @@ describe("the tools through the SDK's client", () => {
     const result = await connected.client.callTool({ name: "get_insights", arguments: {} });
     const all = structured(result).insights;
     const full = JSON.parse(await (await connected.sidecar.app.request("/insights.json")).text());
-    // An overview: every aspect, entity and question, without the citations; the summary is its text.
-    expect(Object.keys(all)).toEqual(["overview", "aspects", "technicians", "services", "service_areas", "topics", "faq"]);
+    // An overview: every aspect, entity and question, and the reviews not read for their language, without the
+    // citations; the summary is its text.
+    expect(Object.keys(all)).toEqual(["overview", "not_analysed", "aspects", "technicians", "services", "service_areas", "topics", "faq"]);
+    expect(all.not_analysed).toEqual({ review_count: full.not_analysed.review_count, languages: [] });
     expect(all.aspects.map((a: { id: string; score: number }) => [a.id, a.score])).toEqual(
       full.aspects.map((a: { id: string; score: number }) => [a.id, a.score]),
     );
