@@ -4,6 +4,10 @@
  */
 import { z } from "zod";
 
+/** The models that can read the reviews: BuildSettings' INSIGHTS_MODEL. */
+export const INSIGHTS_MODELS = ["learned", "combined", "linear"] as const;
+export type InsightsModel = (typeof INSIGHTS_MODELS)[number];
+
 export const BuildSettings = z.object({
   BASE_URL: z
     .url({ protocol: /^https?$/, error: "expected an absolute http(s) URL such as https://reviews.example.com" })
@@ -23,11 +27,12 @@ export const BuildSettings = z.object({
     .default("node_modules/.cache/reviewcast")
     .transform((dir) => (dir === "off" ? undefined : dir)),
   /**
-   * Which models judge the mentions' polarity (docs/insights-method.md): `combined`, the linear
-   * model and the fine-tuned encoder; `linear`, the linear model alone (faster on a large cold
-   * build, and less accurate: docs/benchmarks.md, docs/insights-method.md).
+   * Which model reads the reviews (insights/sentiment/mentions.ts, docs/insights-method.md):
+   * `learned`, the aspect model on every sentence; `combined`, the terms judged by the linear
+   * model and the encoder; `linear`, the terms judged by the linear model alone (the fastest on a
+   * large cold build, and the least accurate).
    */
-  INSIGHTS_MODEL: z.enum(["combined", "linear"]).default("combined"),
+  INSIGHTS_MODEL: z.enum(INSIGHTS_MODELS).default("learned"),
   /** The owner report (insights/owner.ts): an HTML file outside DIST_DIR, never published; `off` for none. */
   OWNER_REPORT: z
     .string()

@@ -1,19 +1,17 @@
 /**
- * `npm run eval:aspects`: which aspects the insights find in a sentence (the terms find the
- * mentions, the models judge them: insights/sentiment/encoder/judge.ts), against the aspects a
+ * `npm run eval:aspects [-- --model learned|combined|linear]`: which aspects the insights find in a
+ * sentence (insights/sentiment/mentions.ts; the learned aspect model by default), against the aspects a
  * writer labelled (eval/sets/aspects/, its README): recall (of the aspects labelled, how many are
  * found), precision (of those found, how many are labelled), and the polarity where both agree on
  * the aspect. By part (training, validation: a quarter of the sentences by hash) and by aspect.
  * `-- --misses ASPECT` lists the validation sentences whose ASPECT the insights miss; `-- --dump
- * FILE` writes the aspects found in each sentence, by id (for eval/encoder/aspect_head.py).
+ * FILE` writes the aspects found in each sentence, by id. The aspect model trains on the training part.
  */
 import { readdirSync, writeFileSync } from "node:fs";
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import type { Polarity } from "../insights/sentiment/engine.ts";
-import { availableParallelism } from "node:os";
-import { ASPECT_HEAD_FILES, AspectHead, AspectHeadManifest } from "./aspect-head/aspect-head.ts";
-import { readManifest } from "../insights/sentiment/encoder/encoder.ts";
-import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
+import { INSIGHTS_MODELS, type InsightsModel } from "../core/settings.ts";
+import { reviewMentions } from "../insights/sentiment/mentions.ts";
 import { inValidation, readJsonl } from "./sets.ts";
 
 interface Labelled {
@@ -50,10 +48,12 @@ const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : "â
 async function main() {
   const args = process.argv.slice(2);
   const misses = args[0] === "--misses" ? args[1] : undefined;
+  const model = (args.includes("--model") ? args[args.indexOf("--model") + 1] : "learned") as InsightsModel;
+  if (!INSIGHTS_MODELS.includes(model)) throw new Error(`--model: ${model} is not one of ${INSIGHTS_MODELS.join(", ")}`);
   const set = readAspectSet();
   const found = await reviewMentions(
     set.map((s) => ({ text: s.text })),
-    "combined",
+    model,
   );
   if (args[0] === "--dump") {
     const byId = Object.fromEntries(set.map((s, i) => [s.id, [...new Set(found[i]!.map((m) => m.aspect))]]));
@@ -87,45 +87,6 @@ async function main() {
       );
     }
   }
-  const { thresholds } = readManifest(ASPECT_HEAD_FILES.manifest, AspectHeadManifest);
-  console.log(`\nvalidation, with the aspect head in Node (sure: p >= ${thresholds.sure}, rejected: p < ${thresholds.reject})`);
-  console.log("| aspects found by | recall | precision |");
-  console.log("|---|---:|---:|");
-  for (const [name, v] of Object.entries(await headVariants(set, found))) {
-    console.log(`| ${name} | ${pct(v.right, v.labelled)} | ${pct(v.right, v.found)} |`);
-  }
-}
-
-/**
- * The aspect head run in Node (eval/aspect-head/aspect-head.ts) on the validation part,
- * with the terms: its sure aspects added, and the terms' matches it rejects dropped.
- */
-export async function headVariants(set: readonly Labelled[], found: readonly { aspect: string }[][]): Promise<Record<string, Variant>> {
-  const head = await AspectHead.load(availableParallelism());
-  const variants: Record<string, Variant> = { terms: variant(), "terms + sure head": variant(), "terms - rejected + sure head": variant() };
-  for (const [i, s] of set.entries()) {
-    if (!inValidation(s.text)) continue;
-    const { sure, rejected } = await head.read(s.text);
-    const terms = new Set(found[i]!.map((m) => m.aspect));
-    const kept = new Set([...terms].filter((a) => !rejected.has(a)));
-    const labelled = Object.keys(s.aspects);
-    count(variants.terms!, labelled, terms);
-    count(variants["terms + sure head"]!, labelled, new Set([...terms, ...sure]));
-    count(variants["terms - rejected + sure head"]!, labelled, new Set([...kept, ...sure]));
-  }
-  return variants;
-}
-
-interface Variant {
-  labelled: number;
-  found: number;
-  right: number;
-}
-const variant = (): Variant => ({ labelled: 0, found: 0, right: 0 });
-function count(v: Variant, labelled: readonly string[], got: ReadonlySet<string>): void {
-  v.labelled += labelled.length;
-  v.found += got.size;
-  v.right += labelled.filter((a) => got.has(a)).length;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

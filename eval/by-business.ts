@@ -10,10 +10,8 @@
  */
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import { credits } from "../insights/attribution.ts";
-import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
-import { AspectModel } from "./aspect-model/aspect-model.ts";
-import type { Mention } from "../insights/sentiment/aspects.ts";
-import { sentences } from "../insights/sentiment/text.ts";
+import { reviewMentions } from "../insights/sentiment/mentions.ts";
+import type { InsightsModel } from "../core/settings.ts";
 import { ENGLISH, languageOf } from "../insights/sentiment/language.ts";
 import { checkAll, PARTS, readBusiness, readSplits, type Part, type WrittenBusiness } from "./businesses.ts";
 import {
@@ -34,39 +32,28 @@ import {
 export type Reader = (b: WrittenBusiness) => Promise<Said[][]>;
 
 /**
- * The insights as the build runs them (build/outputs/mentions.ts, insights/month-figures.ts): a
- * review whose text is not in English (insights/sentiment/language.ts) gives no mention.
+ * The insights as the build reads them with INSIGHTS_MODEL `model` (build/outputs/mentions.ts,
+ * insights/month-figures.ts), then credited: a review not in English gives no mention.
  */
-export const currentPipeline: Reader = async (b) => {
-  const found = await reviewMentions(
-    b.reviews.map((r) => ({ text: r.text, rating: r.rating })),
-    "combined",
-  );
-  const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name }));
-  return b.reviews.map((r, i) => {
-    const credited = credits(r, found[i]!, staff);
-    return found[i]!.map((m, j) => ({ aspect: m.aspect, polarity: m.polarity, technicians: credited[j]! }));
-  });
-};
-
-let aspectModel: Promise<AspectModel> | undefined;
-
-/** The learned aspect model (issue 52, item 1): each sentence's aspects, then the same credits. */
-export const newPipeline: Reader | undefined = async (b) => {
-  const model = await (aspectModel ??= AspectModel.load());
-  const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name }));
-  const out: Said[][] = [];
-  for (const r of b.reviews) {
-    const spans = sentences(r.text);
-    const read = await model.readReview(r.text, r.rating);
-    const found: Mention[] = read.flatMap((list, i) =>
-      list.map((a) => ({ aspect: a.aspect, polarity: a.polarity, term: spans[i]!, quote: spans[i]!, margin: 0 })),
+export const pipeline =
+  (model: InsightsModel): Reader =>
+  async (b) => {
+    const found = await reviewMentions(
+      b.reviews.map((r) => ({ text: r.text, rating: r.rating })),
+      model,
     );
-    const credited = credits(r, found, staff);
-    out.push(found.map((m, j) => ({ aspect: m.aspect, polarity: m.polarity, technicians: credited[j]! })));
-  }
-  return out;
-};
+    const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name }));
+    return b.reviews.map((r, i) => {
+      const credited = credits(r, found[i]!, staff);
+      return found[i]!.map((m, j) => ({ aspect: m.aspect, polarity: m.polarity, technicians: credited[j]! }));
+    });
+  };
+
+/** The terms judged by the linear model and the encoder (INSIGHTS_MODEL combined): the pipeline before the aspect model. */
+export const currentPipeline = pipeline("combined");
+
+/** The aspect model (INSIGHTS_MODEL learned, the build's default). */
+export const newPipeline = pipeline("learned");
 
 const ASPECT_IDS = ASPECTS.map((a) => a.id);
 
@@ -208,7 +195,7 @@ async function report(part: Part | "all", errors: boolean): Promise<void> {
   if (!businesses.length) return console.log(`${part}: no business in eval/businesses/splits.json`);
   const read = await readingsOf(businesses, currentPipeline);
   const current = scoreReading(businesses, read);
-  const next = newPipeline ? scoreReading(businesses, await readingsOf(businesses, newPipeline)) : "not built yet";
+  const next = scoreReading(businesses, await readingsOf(businesses, newPipeline));
   const second = scoreSecond(businesses);
   const secondName = `second reader (${businesses.filter((b) => b.second).length} of ${businesses.length})`;
   const columns: Column[] = [["current", current], ["new", next], ...(second ? [[secondName, second] as [string, Score]] : [])];

@@ -8,6 +8,7 @@
  * together (`mergeInsights`). A build with a cache computes only the months whose reviews changed
  * (build/outputs/months.ts); what the parts are put together into is the same either way.
  */
+import type { InsightsModel } from "../core/settings.ts";
 import type { AggregateRating, PublicBusiness } from "../core/schema/public.ts";
 import type { InsightsDataset, InsightsWith } from "../core/schema/insights.ts";
 import { aggregateOfCounts, round2 } from "../core/dataset.ts";
@@ -36,6 +37,8 @@ export interface MergeContext {
   business: PublicBusiness;
   overall: AggregateRating;
   updated: string;
+  /** The model that read the reviews. */
+  model: InsightsModel;
   /** Each month's reviews' ids and stars, newest first, in the months' order. */
   reviews: readonly { ids: readonly string[]; ratings: ArrayLike<number> }[];
 }
@@ -43,7 +46,7 @@ export interface MergeContext {
 /** The insights from each month's part, newest month first, and the owner's report (insights/owner.ts). */
 export function mergeInsights(
   months: readonly MonthFigures[],
-  { baseUrl, business, overall, updated, reviews }: MergeContext,
+  { baseUrl, business, overall, updated, model, reviews }: MergeContext,
 ): { figures: Figures; owner: Report } {
   const search = (query: string) => searchUrl(baseUrl, query);
   const count = months.reduce((n, m) => n + m.count, 0);
@@ -125,7 +128,7 @@ export function mergeInsights(
     search,
   };
   const figures: Figures = {
-    generated_from: { review_count: count, updated },
+    generated_from: { review_count: count, updated, model },
     method: `${baseUrl}/about/#insights`,
     overview: {
       ...overall,

@@ -1,8 +1,57 @@
 /** How reviews are verified and published, and how the insights are computed. */
 import type { SiteData } from "../core/site-data.ts";
+import type { InsightsModel } from "../core/settings.ts";
 import { count, html, page } from "../views/html.ts";
 
 export const data = { permalink: "/about/index.html" };
+
+const ASPECTS_NAMED = `Thirteen aspects of pest-control work, as an owner would name them (punctuality and the
+notice of it, courtesy, effectiveness, thoroughness, explaining the treatment, price and value, safety for pets and
+children, scheduling, the office's responsiveness, sales pressure, booking and billing, follow-up and the guarantee,
+cleanliness)`;
+
+/** How the model the build ran reads a review (INSIGHTS_MODEL: docs/insights-method.md). */
+function reading(model: InsightsModel): string {
+  if (model === "learned")
+    return `<li><strong>Aspects and what customers thought of them.</strong> ${ASPECTS_NAMED} are read sentence by
+sentence by a small language model (all-MiniLM-L6-v2, fine-tuned for this): for each sentence and each aspect, whether
+the sentence speaks of it, and if so whether it praises, criticises or just states it. It was trained on about 2,300
+labelled sentences (the reviews of ten pest-control businesses in other regions, written and labelled for it, and
+sentences written to draw the aspects' boundaries), never on this business's reviews, and it reads the review's
+stars as one piece of evidence among others. A review not in English is not read, and is counted as such on the
+insights page.</li>
+`;
+  return `<li><strong>Aspects.</strong> ${ASPECTS_NAMED} are found by the words that name them: "on time", "late", "price", "$150",
+"voicemail", "pushy", "came back out"…</li>
+<li><strong>Polarity of each mention.</strong> Two models trained on about 20,000 labelled review sentences
+(restaurant reviews from the public MAMS set, and pest-control and home-service reviews written for them, many of them
+complaints) read each mention. The first weighs the opinion words and phrases around it ("not a single ant since", "the
+ants came back", "worth every penny"), negation ("never late"), contrast ("great tech, but the price was steep" praises
+the technician and criticises the price; "pricey, but worth it" praises the value), clock times against the arrival
+window, which of several things in a sentence an opinion belongs to, and the review's stars as one piece of evidence
+among others. Where it is not sure, a small pretrained language model (all-MiniLM-L6-v2, fine-tuned on the same
+sentences) reads the sentence too, and the two verdicts are weighed together.</li>
+`;
+}
+
+/** What the blind checks found, for the model the build ran. */
+function accuracy(model: InsightsModel, baseUrl: string): string {
+  if (model === "learned")
+    return `<p><strong>How accurate is it?</strong> We checked it on the reviews of six pest-control businesses it never
+saw in training, labelled by people who did not see its answers: of the opinions it reports, 84 in 100 name the right
+aspect with the right verdict (80 in 100 in reviews of one to three stars), and it finds 83 in 100 of the opinions the
+readers found. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
+many reviews are steadier than any one of them. <a href="${baseUrl}/insights/">The insights page</a> shows each quote with
+its review, so any of them can be checked.</p>
+`;
+  return `<p><strong>How accurate is it?</strong> We checked it blind: a person who did not see the program's answers read 100
+mentions picked at random from these reviews, half of them from reviews of one to three stars, and agreed with it on
+both what the mention is about and what the customer thought 92 times out of 100. A second person, checking another 100,
+agreed 86 times. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
+many reviews are steadier than any one of them. The quotes shown on the <a href="${baseUrl}/insights/">insights page</a>
+were checked the same way, and those found wrong were left out.</p>
+`;
+}
 
 export function render({ dataset, feed, baseUrl, insights }: SiteData): string {
   const { business } = dataset;
@@ -30,19 +79,7 @@ change.</li>
 built, by a program that runs inside the build with the models it carries, without any outside service. Nothing in them
 is written by hand.</p>
 <ol>
-<li><strong>Aspects.</strong> Thirteen aspects of pest-control work, as an owner would name them (punctuality and the
-notice of it, courtesy, effectiveness, thoroughness, explaining the treatment, price and value, safety for pets and
-children, scheduling, the office's responsiveness, sales pressure, booking and billing, follow-up and the guarantee,
-cleanliness), are found by the words that name them: "on time", "late", "price", "$150", "voicemail", "pushy", "came
-back out"…</li>
-<li><strong>Polarity of each mention.</strong> Two models trained on about 20,000 labelled review sentences
-(restaurant reviews from the public MAMS set, and pest-control and home-service reviews written for them, many of them
-complaints) read each mention. The first weighs the opinion words and phrases around it ("not a single ant since", "the
-ants came back", "worth every penny"), negation ("never late"), contrast ("great tech, but the price was steep" praises
-the technician and criticises the price; "pricey, but worth it" praises the value), clock times against the arrival
-window, which of several things in a sentence an opinion belongs to, and the review's stars as one piece of evidence
-among others. Where it is not sure, a small pretrained language model (all-MiniLM-L6-v2, fine-tuned on the same
-sentences) reads the sentence too, and the two verdicts are weighed together.</li>
+${reading(insights.generated_from.model)}
 <li><strong>Figures with their evidence.</strong> Each aspect gets its positive, negative and neutral mentions, a score
 and a trend by quarter; each technician, service and town its own profile. A technician's profile counts only what is
 about their own visit, never the office's part (prices, booking, billing, calls, the guarantee). Every mention cites its
@@ -50,12 +87,7 @@ review and the exact clause quoted, so every figure can be checked.</li>
 <li><strong>Topics, questions, summary.</strong> Topics are phrases many reviews share; the questions are the ones the
 aspects answer, with how many reviewers raised them as a worry; the summary is written from the figures only.</li>
 </ol>
-<p><strong>How accurate is it?</strong> We checked it blind: a person who did not see the program's answers read 100
-mentions picked at random from these reviews, half of them from reviews of one to three stars, and agreed with it on
-both what the mention is about and what the customer thought 92 times out of 100. A second person, checking another 100,
-agreed 86 times. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
-many reviews are steadier than any one of them. The quotes shown on the <a href="${baseUrl}/insights/">insights page</a>
-were checked the same way, and those found wrong were left out.</p>
+${accuracy(insights.generated_from.model, baseUrl)}
 <p>The figures on this site come from ${count(insights.generated_from.review_count)} published reviews.</p>
 </section>
 

@@ -9,7 +9,7 @@ import { mergeInsights, type Figures } from "../../insights/figures.ts";
 import { monthFigures } from "../../insights/month-figures.ts";
 import type { Report } from "../../insights/owner.ts";
 import { phrasesOf, topicNames } from "../../insights/topics.ts";
-import type { InsightsModel } from "../../insights/sentiment/encoder/judge.ts";
+import type { InsightsModel } from "../../core/settings.ts";
 import type { BuildCache } from "../cache/cache.ts";
 import type { Published } from "../load/dataset.ts";
 import type { SourceData } from "../load/load.ts";
@@ -53,6 +53,7 @@ export async function insightsOf(
     business: head.business,
     overall: head.aggregate_rating,
     updated: head.updated,
+    model,
     reviews: months.map((m) => ({ ids: m.reviews.map((r) => r.id), ratings: m.reviews.map((r) => r.rating) })),
   });
 }

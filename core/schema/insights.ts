@@ -3,6 +3,7 @@
  * OpenAPI document publishes: figures computed from the reviews, each citing its reviews.
  */
 import { z } from "zod";
+import { INSIGHTS_MODELS } from "../settings.ts";
 import { AggregateRating, RatingCounts } from "./public.ts";
 import { IsoDate, Slug, Timestamp } from "./records.ts";
 
@@ -61,7 +62,11 @@ const Entity = z.strictObject({
 });
 
 export const Insights = z.strictObject({
-  generated_from: z.strictObject({ review_count: Count, updated: Timestamp }),
+  generated_from: z.strictObject({
+    review_count: Count,
+    updated: Timestamp,
+    model: z.enum(INSIGHTS_MODELS).describe("Which model read the reviews (`method` says how each reads and how accurate it is)"),
+  }),
   method: z.url().describe("How the figures are computed, and how accurate they are"),
   overview: AggregateRating.extend({
     by_quarter: z.array(z.strictObject({ quarter: Quarter, review_count: Count, average_rating: z.number().min(0).max(5) })),

@@ -1,9 +1,9 @@
 """Exports the aspect model (aspect_model.py's best epoch on the validation businesses) for Node:
 
-  eval/aspect-model/model.onnx           ONNX (opset 17), int8 per channel (dynamic), unsigned
+  insights/sentiment/aspect-model/model.onnx         ONNX (opset 17), int8 per channel (dynamic), unsigned
                                                        weights (unsigned_weights.py); input ids, mask and types,
                                                        output each aspect's four class probabilities
-  eval/aspect-model/aspect-model.json    the aspects and classes in output order, the bias on
+  insights/sentiment/aspect-model/aspect-model.json  the aspects and classes in output order, the bias on
                                                        "absent", the input's settings, the file's SHA-256, figures
   tests/fixtures/aspect-model/probabilities.jsonl      validation sentences, their segment B, ids and the int8
                                                        model's probabilities (Node must give the same)
@@ -23,12 +23,13 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 import numpy as np
 import torch
 
-from aspect_head import ASPECTS
+from aspect_sets import ASPECTS
+import aspect_model
 from aspect_model import CLASSES, MAX_A, MAX_LEN, ROOT, SEED, WORK, AspectModel, Inputs, business_rows, calls, review_scores
 from export import export_fp32, sha256
 from unsigned_weights import to_unsigned_weights
 
-OUT = os.path.join(ROOT, "eval", "aspect-model")
+OUT = os.path.join(ROOT, "insights", "sentiment", "aspect-model")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "aspect-model")
 
 
@@ -52,6 +53,7 @@ def main() -> None:
 
     torch.set_num_threads(2)
     choice = json.load(open(os.path.join(WORK, "choice.json")))
+    aspect_model.PREVIOUS = choice.get("previous_sentence", True)
     model = AspectModel()
     model.load_state_dict(torch.load(os.path.join(WORK, "best.pt")))
     exported = Exported(model).eval()
@@ -89,6 +91,7 @@ def main() -> None:
             "max_len": MAX_LEN,
             "max_segment_a": MAX_A,
             "lowercase": True,
+            "previous_sentence": aspect_model.PREVIOUS,
             "ids": {"cls": inputs.cls, "sep": inputs.sep},
         },
         "trained": {

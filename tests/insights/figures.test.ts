@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
 import type { AspectFigures, EntityFigures, Insights } from "../../insights/figures.ts";
 import { ASPECTS, type Mention } from "../../insights/sentiment/aspects.ts";
-import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
+import { reviewMentions } from "../../insights/sentiment/mentions.ts";
 import { asExamples, starsAgree, verdict } from "../../insights/faq.ts";
 import { starsApart } from "../../insights/summary.ts";
 import { credits } from "../../insights/attribution.ts";
@@ -21,7 +21,7 @@ let insights: Insights;
 let reviews: PublicReview[];
 let byId: Map<string, PublicReview>;
 let technicians: { id: string; name: string }[];
-/** Each review's mentions, re-read from its text as the insights read it (the models combined). */
+/** Each review's mentions, re-read from its text by the model the build names (insights.json's generated_from.model). */
 let judged: Map<PublicReview, Mention[]>;
 const mentionsOf = (r: PublicReview) => judged.get(r)!;
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   reviews = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).reviews;
   byId = new Map(reviews.map((r) => [r.id, r]));
   technicians = JSON.parse(await readFile(join(dist, "reviews.json"), "utf8")).business.technicians;
-  const all = await reviewMentions(reviews, "combined");
+  const all = await reviewMentions(reviews, insights.generated_from.model);
   judged = new Map(reviews.map((r, i) => [r, all[i]!]));
 });
 

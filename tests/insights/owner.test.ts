@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PublicReview } from "../../core/schema/public.ts";
-import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
+import { reviewMentions } from "../../insights/sentiment/mentions.ts";
 import { credits } from "../../insights/attribution.ts";
 import { COMPLAINED, MIN_REVIEWS } from "../../insights/owner.ts";
 import { longDate } from "../../views/html.ts";

@@ -1,10 +1,10 @@
 /**
- * The aspect model (eval/aspect-model/, issue 52): Node builds Python's input and gives its
+ * The aspect model (insights/sentiment/aspect-model/): Node builds Python's input and gives its
  * probabilities, and on the held-out test businesses it reads at least as well as measured.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { AspectModel } from "../../eval/aspect-model/aspect-model.ts";
+import { AspectModel } from "../../insights/sentiment/aspect-model/aspect-model.ts";
 import { businessesOf, newPipeline, scoreReading, readingsOf } from "../../eval/by-business.ts";
 import { precision, recallRight } from "../../eval/business-score.ts";
 
@@ -27,7 +27,7 @@ describe("the aspect model", () => {
 
   it("reads the held-out test businesses at the measured floors", async () => {
     const test = businessesOf("test");
-    const all = scoreReading(test, await readingsOf(test, newPipeline!)).groups.get("all")!;
+    const all = scoreReading(test, await readingsOf(test, newPipeline)).groups.get("all")!;
     // Under the figures measured on them (eval/encoder/README.md, "The aspect model").
     expect(precision(all)).toBeGreaterThan(0.78);
     expect(recallRight(all)).toBeGreaterThan(0.78);

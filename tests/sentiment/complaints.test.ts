@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Mention } from "../../insights/sentiment/aspects.ts";
-import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
+import { reviewMentions } from "../../insights/sentiment/mentions.ts";
 
 interface Review {
   id: string;

@@ -1,10 +1,10 @@
 /**
  * Run by tests/sentiment/cpus.test.ts, natively and under an emulated CPU: prints, as one JSON
- * line, the aspect head's probabilities for its fixture's sentences and the encoder's judgements
+ * line, the aspect model's probabilities and calls for its fixture's sentences and the encoder's judgements
  * of its fixture's inputs.
  */
 import { readFileSync } from "node:fs";
-import { AspectHead } from "../../eval/aspect-head/aspect-head.ts";
+import { AspectModel } from "../../insights/sentiment/aspect-model/aspect-model.ts";
 import { Encoder } from "../../insights/sentiment/encoder/encoder.ts";
 
 const lines = <T>(name: string): T[] =>
@@ -13,12 +13,16 @@ const lines = <T>(name: string): T[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as T);
 
-const head = await AspectHead.load(1);
+const model = await AspectModel.load(1);
 const encoder = await Encoder.load(1);
-const sentences = lines<{ text: string }>("aspect-head/probabilities.jsonl");
+const sentences = lines<{ sentence: string; b: string }>("aspect-model/probabilities.jsonl");
 // A third of the encoder's fixture: under emulation each input costs about a second.
 const inputs = lines<{ input_ids: number[]; token_type_ids: number[] }>("encoder/inputs.jsonl").slice(0, 100);
 const probabilities = [];
-for (const { text } of sentences) probabilities.push([...(await head.probabilities(text))]);
+const calls = [];
+for (const { sentence, b } of sentences) {
+  probabilities.push([...(await model.probabilities(sentence, b))]);
+  calls.push((await model.read(sentence, b)).map((a) => `${a.aspect} ${a.polarity}`));
+}
 const judgements = await encoder.judgeInputs(inputs.map((i) => ({ ids: i.input_ids, types: i.token_type_ids })));
-console.log(JSON.stringify({ head: probabilities, encoder: judgements }));
+console.log(JSON.stringify({ aspects: { probabilities, calls }, encoder: judgements }));

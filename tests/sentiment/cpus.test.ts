@@ -3,7 +3,7 @@
  * qemu-user as a Haswell (AVX2, FMA), whose instruction sets onnxruntime then chooses its kernels
  * from, against Node run natively. On AVX2 the kernel for int8 weights saturates; the committed
  * weights are uint8 (eval/encoder/unsigned_weights.py), and without them this test fails (the
- * aspect head up to 0.24 apart). Needs Debian's qemu-user; .ci/run installs it and sets
+ * aspect models up to 0.24 apart). Needs Debian's qemu-user; .ci/run installs it and sets
  * REQUIRE_QEMU.
  */
 import { execFileSync } from "node:child_process";
@@ -20,7 +20,7 @@ const qemu = (() => {
 if (!qemu && process.env.REQUIRE_QEMU) throw new Error("REQUIRE_QEMU is set and qemu-x86_64 is not installed (apt-get install qemu-user)");
 if (!qemu && process.arch === "x64") console.warn("skipped: the models under an emulated AVX2 CPU (apt-get install qemu-user)");
 
-type Probe = { head: number[][]; encoder: { polarity: string; probabilities: number[] }[] };
+type Probe = { aspects: { probabilities: number[][]; calls: string[][] }; encoder: { polarity: string; probabilities: number[] }[] };
 
 async function probe(prefix: string[]): Promise<Probe> {
   const [command, ...args] = [...prefix, process.execPath, "--import", "tsx", "tests/sentiment/cpu-probe.ts"];
@@ -30,14 +30,13 @@ async function probe(prefix: string[]): Promise<Probe> {
 }
 
 describe.skipIf(!qemu || process.arch !== "x64")("the models on an AVX2 CPU without VNNI (emulated)", () => {
-  it("give the encoder's judgements and the aspect head's calls of this CPU", async () => {
+  it("give the encoder's judgements and the aspect model's calls of this CPU", async () => {
     const [here, avx2] = await Promise.all([probe([]), probe([qemu, "-cpu", "Haswell-v4"])]);
     expect(avx2.encoder.map((j) => j.polarity)).toEqual(here.encoder.map((j) => j.polarity));
     const gaps = here.encoder.flatMap((j, i) => j.probabilities.map((p, k) => Math.abs(p - avx2.encoder[i]!.probabilities[k]!)));
     expect(Math.max(...gaps)).toBeLessThan(0.06);
-    const calls = (p: number[][]) => p.map((row) => row.map((x) => x >= 0.5));
-    expect(calls(avx2.head)).toEqual(calls(here.head));
-    const headGaps = here.head.flatMap((row, i) => row.map((p, k) => Math.abs(p - avx2.head[i]![k]!)));
-    expect(headGaps.reduce((a, b) => a + b, 0) / headGaps.length).toBeLessThan(0.002);
+    expect(avx2.aspects.calls).toEqual(here.aspects.calls);
+    const aspectGaps = here.aspects.probabilities.flatMap((row, i) => row.map((p, k) => Math.abs(p - avx2.aspects.probabilities[i]![k]!)));
+    expect(aspectGaps.reduce((a, b) => a + b, 0) / aspectGaps.length).toBeLessThan(0.002);
   }, 600_000);
 });

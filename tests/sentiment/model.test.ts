@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { reviewMentions } from "../../insights/sentiment/encoder/judge.ts";
+import { reviewMentions } from "../../insights/sentiment/mentions.ts";
 import { classify, classifyIn, model, readSaved, scores } from "../../insights/sentiment/model.ts";
 import { analyse, targetTokens } from "../../insights/sentiment/engine.ts";
 import { featuresOf } from "../../insights/sentiment/features.ts";

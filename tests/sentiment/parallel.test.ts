@@ -5,7 +5,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { judge, mentionsOf, WORTH_A_THREAD, type Rated } from "../../build/outputs/mentions.ts";
+import { judge, mentionsOf, SENTENCES_WORTH_A_THREAD, WORTH_A_THREAD, type Rated } from "../../build/outputs/mentions.ts";
+import { sentences } from "../../insights/sentiment/text.ts";
 import { BuildCache } from "../../build/cache/cache.ts";
 import type { PublicReview } from "../../core/schema/public.ts";
 import { REPO_DATA } from "../../harness/data.ts";
@@ -30,5 +31,18 @@ describe("texts judged for the build", () => {
     const judged = await mentionsOf(many, "linear", await BuildCache.open(undefined));
     expect(judged).toHaveLength(many.length);
     expect(judged).toEqual(await judge(many, "linear"));
+  }, 120_000);
+
+  // The aspect model runs each sentence alone too, so a worker reads as this thread does.
+  it("give each review's mentions of the aspect model, in order, on workers as on this thread", async () => {
+    // 300 reviews: about 1,150 distinct sentences, work for two workers.
+    const few = (await rated()).slice(0, 300);
+    const reviews = few.map((s, i) => ({ id: `r-${i}`, ...s }) as unknown as PublicReview);
+    const judged = await mentionsOf(reviews, "learned", await BuildCache.open(undefined));
+    expect(judged.flat().length).toBeGreaterThan(few.length);
+    expect(new Set(few.flatMap((r) => sentences(r.text).map((s) => `${r.rating} ${r.text.slice(s.from, s.to)}`))).size).toBeGreaterThan(
+      2 * SENTENCES_WORTH_A_THREAD,
+    );
+    expect(judged).toEqual(await judge(few, "learned"));
   }, 120_000);
 });

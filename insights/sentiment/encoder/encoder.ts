@@ -54,7 +54,7 @@ export class ModelFileError extends Error {
   }
 }
 
-/** A manifest (encoder.json, aspect-head.json), checked against its schema. */
+/** A manifest (encoder.json, aspect-model.json), checked against its schema. */
 export function readManifest<T extends z.ZodType = typeof Manifest>(file: URL = ENCODER_FILES.manifest, schema?: T): z.infer<T> {
   if (!existsSync(file)) throw new ModelFileError(`${path(file)}: missing; the model files come with the repository (eval/encoder/)`);
   const parsed = (schema ?? Manifest).safeParse(JSON.parse(readFileSync(file, "utf8")));

@@ -1,5 +1,5 @@
 /**
- * The insights' polarity: the linear model (model.ts) and the encoder, combined. The linear
+ * A term's polarity (INSIGHTS_MODEL combined): the linear model (model.ts) and the encoder, combined. The linear
  * model's call stands where it is settled (model.ts, classifyIn: the sentence's structure, a sure
  * margin, a term that is itself the verdict); elsewhere the call is the class with the highest
  * weighted mean of the two models' log-probabilities (LINEAR_WEIGHT, chosen on validation:
@@ -10,16 +10,15 @@
  * INPUTS_KEPT judgements last used, by their ids.
  */
 import { LRUCache } from "lru-cache";
-import { mentions, type Mention } from "../aspects.ts";
+import type { Mention } from "../aspects.ts";
 import { POLARITIES, type Polarity } from "../engine.ts";
 import { classify, model, type Model } from "../model.ts";
 import type { Span } from "../text.ts";
-import { readAsEnglish } from "../language.ts";
 import { Encoder, type EncoderJudgement } from "./encoder.ts";
 import type { EncoderTarget, Input } from "./input.ts";
 
-/** Which models judge: both (the insights' default), or the linear model alone (the build's INSIGHTS_MODEL). */
-export type InsightsModel = "combined" | "linear";
+/** Which models judge a term's polarity: both, or the linear model alone. */
+export type TermModel = "combined" | "linear";
 
 /** The linear model's share of the combined log-probabilities. */
 export const LINEAR_WEIGHT = 0.5;
@@ -54,14 +53,12 @@ export function combine(
   return { polarity: POLARITIES[order[0]!]!, margin: s[order[0]!]! - s[order[1]!]! };
 }
 
-/** A review as the insights read it: its text and its stars. */
-export interface Said {
-  text: string;
-  rating?: number;
-}
-
 /** The reviews' mentions (as aspects.ts found them, in order), each unsettled one judged with the encoder too. */
-export async function judgeMentions(reviews: readonly Said[], found: readonly Mention[][], model: InsightsModel): Promise<Mention[][]> {
+export async function judgeMentions(
+  reviews: readonly { text: string; rating?: number }[],
+  found: readonly Mention[][],
+  model: TermModel,
+): Promise<Mention[][]> {
   const out: Mention[][] = [];
   for (const [i, list] of found.entries()) {
     const { text, rating } = reviews[i]!;
@@ -81,15 +78,6 @@ export async function judgeMentions(reviews: readonly Said[], found: readonly Me
   return out;
 }
 
-/** Each review's mentions as the insights give them, judged by `model`: none from a text not in English (language.ts). */
-export async function reviewMentions(reviews: readonly Said[], model: InsightsModel): Promise<Mention[][]> {
-  return judgeMentions(
-    reviews,
-    reviews.map((r) => (readAsEnglish(r.text) ? mentions(r.text, r.rating) : [])),
-    model,
-  );
-}
-
 /** Each target's judgement, knowing the other targets of its text (the labelled sets' and `npm run sentiment`'s way). */
 export function classifyAll(
   targets: readonly (Span & { text: string; rating?: number | null })[],
@@ -107,7 +95,7 @@ export function classifyAll(
  * The call of `model` on any targets (`npm run sentiment`, `npm run eval:polarity`): each judged knowing
  * the other targets of its text, as the linear model reads them.
  */
-export async function judgeTargets(targets: readonly EncoderTarget[], model: InsightsModel, threads = 1): Promise<Polarity[]> {
+export async function judgeTargets(targets: readonly EncoderTarget[], model: TermModel, threads = 1): Promise<Polarity[]> {
   const linear = classifyAll(targets);
   const out: Polarity[] = [];
   for (const [i, t] of targets.entries()) {
