@@ -1,7 +1,6 @@
 /**
  * `npm run synth -- --reviews N --seed S --out DIR [--years Y]`: a complete, valid data folder with the same
- * layout as data/, for scale tests. Reviews are streamed to disk a year file at a time, so a
- * million of them need no more memory than ten.
+ * layout as data/, for scale tests. Reviews are streamed to disk a year file at a time.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
