@@ -147,7 +147,7 @@ export function mergeInsights(
     ),
     summary: { sentences: summarise(said) },
   };
-  return { figures, owner: ownerReport(said, figures.faq) };
+  return { figures, owner: ownerReport(said) };
 }
 
 /** The reviews not in English, by language (most reviews first, then by code), from the months' parts. */

@@ -57,6 +57,11 @@ export interface EntityPart {
   oldest: string;
   /** Mentions by aspect and polarity (aspect × 3 + polarity). */
   aspects: Int32Array;
+  /**
+   * By aspect, the reviews of 3 stars or fewer with a complaint of it (a mention counted for
+   * this entity), each review once: what the owner report says a technician is criticised for.
+   */
+  complaints: Int32Array;
   /** The clearest positive and negative quote of each aspect (by aspect × 3 + polarity). */
   quotes: QuoteColumns;
   ids: JsonPart;
@@ -72,7 +77,8 @@ export interface MonthFigures {
   /** The reviews whose text is not in English (sentiment/language.ts), by language: their stars count, their words give nothing. */
   notAnalysed: Record<string, JsonPart>;
   positive: JsonPart;
-  withTechnicians: JsonPart & { sum: number };
+  /** Naming at least one technician: their ids, the sum of their stars and their counts by stars. */
+  withTechnicians: JsonPart & { sum: number; ratingCounts: number[] };
   aspects: AspectPart[];
   entities: Record<"technicians" | "services" | "service_areas", Record<string, EntityPart>>;
   phrases: Phrases;
@@ -119,19 +125,23 @@ export function monthFigures(
       newest: review.date,
       oldest: review.date,
       aspects: new Int32Array(ASPECTS.length * 3),
+      complaints: new Int32Array(ASPECTS.length),
       quotes: {},
       ids: [],
     });
     e.count++;
     e.ratingCounts[review.rating - 1]!++;
     e.oldest = review.date;
+    const complained = new Set<number>();
     for (const { code, said } of coded) {
       e.aspects[code]!++;
+      if (code % 3 === 1 && review.rating <= 3) complained.add((code - 1) / 3);
       // The month's clearest (newest among equals) positive and negative quote of each aspect; a
       // complaint only from a review of 3 stars or fewer (faq.ts's starsAgree).
       if (code % 3 !== 2 && (code % 3 === 0 || starsAgree(said.margin)) && (e.quotes[code]?.margin ?? -1) < said.margin)
         e.quotes[code] = said;
     }
+    for (const a of complained) e.complaints[a]!++;
     e.ids.push(review.id);
   };
   reviews.forEach((review, index) => {
@@ -186,7 +196,11 @@ export function monthFigures(
     ids: jsonPart(reviews.map((r) => r.id)),
     notAnalysed: Object.fromEntries(Object.entries(notAnalysed).map(([language, ids]) => [language, jsonPart(ids)])),
     positive: jsonPart(reviews.filter((r) => r.rating >= 4).map((r) => r.id)),
-    withTechnicians: { ...jsonPart(withTechnicians.map((r) => r.id)), sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0) },
+    withTechnicians: {
+      ...jsonPart(withTechnicians.map((r) => r.id)),
+      sum: withTechnicians.reduce((sum, r) => sum + r.rating, 0),
+      ratingCounts: [1, 2, 3, 4, 5].map((stars) => withTechnicians.filter((r) => r.rating === stars).length),
+    },
     aspects: groups.map((group, a) => ({
       counts: group.counts,
       evidence: jsonPart(group.all),

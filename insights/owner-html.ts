@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { html, longDate } from "../views/html.ts";
 import { reviewUrl } from "../core/urls.ts";
 import { COMPLAINED, MIN_REVIEWS, RECURRING, type Report } from "./owner.ts";
+import { SIGNIFICANCE, WELL_BELOW } from "./below-rest.ts";
 
 type Quote = Report["complaints"][number]["quotes"][number];
 
@@ -56,7 +57,9 @@ export function ownerReportHtml(name: string, report: Report, baseUrl: string): 
 <body>
 <h1>Owner report: ${html(name)}</h1>
 <p>Reviews up to ${upTo} (the newest review's date). Not published: for the owner only. A flag needs at
-least ${MIN_REVIEWS} reviews on each side and must hold without its single lowest-rated review.</p>
+least ${MIN_REVIEWS} reviews on each side. Rated well below the rest: ${WELL_BELOW} stars or more below, a gap that
+chance would make less than ${SIGNIFICANCE * 100}% of the time (Welch's t-test). Fallen: a fall that holds without
+its single lowest-rated review.</p>
 <h2>Needs attention</h2>
 <ul>
 ${flags}
@@ -66,7 +69,8 @@ ${flags}
 ${complaints || "<li>None: no aspect has " + RECURRING + " unhappy customers.</li>"}
 </ul>
 <h2>Technicians</h2>
-<p>By year: the year's average stars (its reviews). Complaints are named from ${COMPLAINED} mentions.</p>
+<p>By year: the year's average stars (its reviews). Complaints: the reviews of 3 stars or fewer that complain of an
+aspect to the technician (a complaint about a colleague is not theirs), named from ${COMPLAINED} reviews.</p>
 <div class="scroll"><table><thead><tr>
 <th>Technician</th><th>Reviews</th><th>Average</th><th>By year</th><th>Praised most for</th>
 <th>Complaints most about</th></tr></thead>

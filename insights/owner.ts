@@ -1,32 +1,29 @@
 /**
  * The owner report: what the owner should act on, written by the build outside dist/ (the
- * OWNER_REPORT setting) and never published. Named staff rated well below the others, technicians
- * and services whose rating fell year on year, and the complaints that recur, each with the
- * reviews behind it and the customers' own words; and how each technician's rating moved year by
- * year. The page itself is owner-html.ts's.
+ * OWNER_REPORT setting) and never published. Technicians and services rated well below the rest
+ * (below-rest.ts), technicians and services whose rating fell year on year, and every complaint
+ * that recurs, whatever its aspect, each with the reviews behind it and the customers' own words;
+ * and each technician's year by year (owner-technicians.ts). The page itself is owner-html.ts's.
  *
- * A flag needs evidence that one review cannot make: at least MIN_REVIEWS reviews on each side of
- * the comparison, and a gap that still holds when the single lowest-rated review is left out.
- * With five reviews, one 1-star review moves an average by 0.8 stars, more than the gaps flagged.
+ * A fall needs evidence that one review cannot make: at least MIN_REVIEWS reviews on each side,
+ * and a fall that still holds when the single lowest-rated review is left out. With five reviews,
+ * one 1-star review moves an average by 0.8 stars, more than the falls flagged.
  */
-import { ASPECTS } from "./sentiment/aspects.ts";
 import { round2 } from "../core/dataset.ts";
 import { standsAlone } from "./faq.ts";
-import { average, byQuarter, FALLING, NOTICEABLE, starsApart, stars, WELL_BELOW, type SummaryInput } from "./summary.ts";
+import { average, byQuarter, FALLING, NOTICEABLE, starsApart, stars, type SummaryInput } from "./summary.ts";
+import { averageOf, belowTheRest, MIN_REVIEWS, without } from "./below-rest.ts";
+import { aspectName, technicianRows, yearsOf, type TechnicianRow } from "./owner-technicians.ts";
+import type { MonthFigures } from "./month-figures.ts";
 import type { InsightsDataset } from "../core/schema/insights.ts";
+
+export { MIN_REVIEWS } from "./below-rest.ts";
+export { COMPLAINED } from "./owner-technicians.ts";
 
 type Quote = InsightsDataset["aspects"][number]["highlights"][number];
 
-/** The fewest reviews on each side of a comparison before the report flags it. */
-export const MIN_REVIEWS = 8;
 /** The fewest reviews complaining about an aspect before it is a recurring complaint. */
 export const RECURRING = 3;
-/**
- * The fewest complaints about an aspect in a technician's reviews before the table names it as
- * what they are criticised for most: one is one customer's sentence (and the model misreads some),
- * two is a repeat.
- */
-export const COMPLAINED = 2;
 
 export interface Flag {
   /** What needs attention, in one sentence. */
@@ -46,20 +43,12 @@ export interface Report {
   flags: Flag[];
   /** Customers not happy with an aspect: the public FAQ's figures for the same question. */
   complaints: { aspect: string; unhappy: number; happy: number; mentioning: number; quotes: Quote[] }[];
-  technicians: {
-    name: string;
-    reviews: number;
-    average: number;
-    years: { year: string; count: number; rating: number }[];
-    praised?: string;
-    complaints?: string;
-  }[];
+  technicians: TechnicianRow[];
 }
 
-/** The FAQ's figures for an aspect's question (insights/faq.ts), which the public insights page shows. */
-export interface AspectCustomers {
-  aspect: string | null;
-  customers?: { mentioning: number; happy: number; unhappy: number };
+/** What the report is made from: the summary's figures, with each month's whole part (month-figures.ts). */
+export interface OwnerInput extends SummaryInput {
+  months: readonly MonthFigures[];
 }
 
 /**
@@ -81,10 +70,24 @@ const fell = (then: number, now: number, nowWithoutLowest: number) =>
 /** A period's average without its single lowest-rated review. */
 const withoutLowest = (sum: number, count: number, lowest: number) => round2((sum - lowest) / (count - 1));
 
-const aspectName = (id: string) => ASPECTS.find((a) => a.id === id)!.name.toLowerCase();
+/** Star counts summed over the months: all reviews, or those naming a technician. */
+const summed = (months: readonly MonthFigures[], of: (m: MonthFigures) => ArrayLike<number>) =>
+  months.reduce((all, m) => all.map((n, k) => n + of(m)[k]!), [0, 0, 0, 0, 0]);
+
+/** How a technician's last two years with 3 reviews or more compare, when they differ noticeably. */
+function historyOf(years: ReturnType<typeof yearsOf>): string | undefined {
+  const [before, last] = years.filter((y) => y.count >= 3).slice(-2);
+  if (!before || !last) return undefined;
+  const moved = (word: string) =>
+    `${word} in ${last.year} than in ${before.year}: ` +
+    `${last.rating} stars (${last.count} reviews) against ${before.rating} (${before.count})`;
+  if (starsApart(last.rating, before.rating) >= NOTICEABLE) return moved("better");
+  if (starsApart(before.rating, last.rating) >= NOTICEABLE) return moved("worse");
+  return undefined;
+}
 
 /** What the owner report says, from the same figures as the summary. */
-export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]): Report {
+export function ownerReport(input: OwnerInput): Report {
   const { months, aspects, entities } = input;
   const flags: Flag[] = [];
   // The newest review that names a service or a technician ("" when none does: an imported review may name neither).
@@ -92,19 +95,6 @@ export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]
     (d, s) => (s.last_review_date && s.last_review_date > d ? s.last_review_date : d),
     "",
   );
-  const yearsOf = (id: string) => {
-    const byYear = new Map<string, { count: number; sum: number; lowest: number }>();
-    for (const m of months) {
-      const e = m.entities.technicians[id];
-      if (!e) continue;
-      const year = m.quarter.slice(0, 4);
-      const y = byYear.get(year) ?? byYear.set(year, { count: 0, sum: 0, lowest: 6 }).get(year)!;
-      y.count += e.ids.count;
-      y.sum += stars(e.ratingCounts);
-      y.lowest = Math.min(y.lowest, Array.from(e.ratingCounts).findIndex((n) => n > 0) + 1 || 6);
-    }
-    return [...byYear].sort(([a], [b]) => (a < b ? -1 : 1)).map(([year, y]) => ({ year, ...y, rating: round2(y.sum / y.count) }));
-  };
   const worst = (entity: (typeof entities.technicians)[number]) =>
     distinctCustomers(
       entity.aspects
@@ -112,37 +102,28 @@ export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]
         .sort((a, b) => b.negative - a.negative || (a.id < b.id ? -1 : 1))
         .flatMap((a) => a.quotes.filter((q) => q.polarity === "negative").map((quote) => ({ aspect: aspectName(a.id), quote }))),
     );
-
-  // Technicians well below the others.
   const flagged = new Set<string>();
-  const withTechnicians = months.reduce((n, m) => n + m.withTechnicians.count, 0);
-  const sumAll = months.reduce((n, m) => n + m.withTechnicians.sum, 0);
-  for (const t of entities.technicians) {
-    const own = stars(Object.values(t.rating_counts));
-    const count = withTechnicians - t.review_count;
-    if (t.review_count < MIN_REVIEWS || count < MIN_REVIEWS) continue;
-    const theirs = round2((sumAll - own) / count);
-    const lowest = Object.values(t.rating_counts).findIndex((n) => n > 0) + 1;
-    const without = round2((own - lowest) / (t.review_count - 1));
-    if (starsApart(theirs, t.average_rating) < WELL_BELOW || starsApart(theirs, without) < WELL_BELOW) continue;
-    const years = yearsOf(t.id).filter((y) => y.count >= 3);
-    const [before, last] = years.slice(-2);
-    const moved = (word: string) =>
-      `${word} in ${last!.year} than in ${before!.year}: ` +
-      `${last!.rating} stars (${last!.count} reviews) against ${before!.rating} (${before!.count})`;
-    const history =
-      before && last && starsApart(last.rating, before.rating) >= NOTICEABLE
-        ? moved("better")
-        : before && last && starsApart(before.rating, last.rating) >= NOTICEABLE
-          ? moved("worse")
-          : undefined;
-    flagged.add(t.id);
+
+  // Technicians well below the other technicians, services well below the other reviews (below-rest.ts).
+  const withTechnicians = summed(months, (m) => m.withTechnicians.ratingCounts);
+  const all = summed(months, (m) => m.ratingCounts);
+  const levels = [
+    ...entities.technicians.map((e) => ({ e, kind: "technician", rest: without(withTechnicians, Object.values(e.rating_counts)) })),
+    ...entities.services.map((e) => ({ e, kind: "service", rest: without(all, Object.values(e.rating_counts)) })),
+  ];
+  for (const { e, kind, rest } of levels) {
+    if (!belowTheRest(Object.values(e.rating_counts), rest)) continue;
+    const others = rest.reduce((n, c) => n + c, 0);
+    const history = kind === "technician" ? historyOf(yearsOf(months, e.id)) : undefined;
+    flagged.add(e.id);
     flags.push({
-      text: `${t.name}'s ${t.review_count} reviews average ${t.average_rating}, against ${theirs} for the other technicians' ${count}.`,
-      why: worst(t),
+      text:
+        `${e.name}'s ${e.review_count} reviews average ${e.average_rating}, against ${averageOf(rest)} for the ` +
+        `${kind === "technician" ? "other technicians'" : "other reviews'"} ${others}.`,
+      why: worst(e),
       ...(history && { history }),
-      reviews: t.review_count,
-      ...(t.reviews_url && { reviews_url: t.reviews_url }),
+      reviews: e.review_count,
+      ...(e.reviews_url && { reviews_url: e.reviews_url }),
     });
   }
 
@@ -151,7 +132,7 @@ export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]
   const previous = String(Number(year) - 1);
   for (const t of entities.technicians) {
     if (flagged.has(t.id)) continue;
-    const years = yearsOf(t.id);
+    const years = yearsOf(months, t.id);
     const [then, now] = [previous, year].map((y) => years.find((x) => x.year === y));
     if (!then || !now || then.count < MIN_REVIEWS || now.count < MIN_REVIEWS) continue;
     if (!fell(then.rating, now.rating, withoutLowest(now.sum, now.count, now.lowest))) continue;
@@ -165,11 +146,12 @@ export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]
     });
   }
 
-  // Services whose last four quarters are well below the four before.
+  // Services not flagged above whose last four quarters are well below the four before.
   const quarters = byQuarter(months);
   const recentQuarters = new Set(quarters.slice(-4).map((q) => q.quarter));
   const beforeQuarters = new Set(quarters.slice(-8, -4).map((q) => q.quarter));
   for (const s of entities.services) {
+    if (flagged.has(s.id)) continue;
     const within = (set: Set<string>) =>
       months.filter((m) => set.has(m.quarter) && m.entities.services[s.id]).map((m) => m.entities.services[s.id]!);
     const [recent, before] = [within(recentQuarters), within(beforeQuarters)];
@@ -189,11 +171,16 @@ export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]
     });
   }
 
+  // Every aspect with RECURRING unhappy customers, by the FAQ's count (faq.ts's faqParts: a
+  // customer is unhappy when their review says more bad than good of it), whether or not the
+  // public FAQ has enough verdicts to answer its question.
   const complaints = aspects
-    .flatMap((a) => {
-      const customers = faq.find((f) => f.aspect === a.id)?.customers;
-      return customers && customers.unhappy >= RECURRING ? [{ a, customers }] : [];
+    .map((a, k) => {
+      const unhappy = months.reduce((n, m) => n + m.aspects[k]!.faq.unhappy, 0);
+      const happy = months.reduce((n, m) => n + m.aspects[k]!.faq.happy, 0);
+      return { a, customers: { mentioning: a.reviews.length, happy, unhappy } };
     })
+    .filter(({ customers }) => customers.unhappy >= RECURRING)
     .sort((x, y) => y.customers.unhappy - x.customers.unhappy || (x.a.id < y.a.id ? -1 : 1))
     .map(({ a, customers }) => ({
       aspect: a.name,
@@ -201,23 +188,5 @@ export function ownerReport(input: SummaryInput, faq: readonly AspectCustomers[]
       quotes: distinctCustomers(a.highlights.filter((h) => h.polarity === "negative").map((quote) => ({ quote }))).map((q) => q.quote),
     }));
 
-  const technicians = entities.technicians
-    .filter((t) => t.review_count > 0)
-    .map((t) => {
-      const top = (key: "positive" | "negative") =>
-        [...t.aspects].filter((a) => a[key] > 0).sort((a, b) => b[key] - a[key] || (a.id < b.id ? -1 : 1))[0];
-      const [praised, worstAspect] = [top("positive"), top("negative")];
-      const complained = worstAspect && worstAspect.negative >= COMPLAINED ? worstAspect : undefined;
-      return {
-        name: t.name,
-        reviews: t.review_count,
-        average: t.average_rating,
-        years: yearsOf(t.id).map((y) => ({ year: y.year, count: y.count, rating: y.rating })),
-        ...(praised && { praised: `${aspectName(praised.id)} (${mentions(praised.positive)})` }),
-        ...(complained && { complaints: `${aspectName(complained.id)} (${mentions(complained.negative)})` }),
-      };
-    });
-  return { newest, flags, complaints, technicians };
+  return { newest, flags, complaints, technicians: technicianRows(months, entities.technicians) };
 }
-
-const mentions = (n: number) => `${n} ${n === 1 ? "mention" : "mentions"}`;
