@@ -242,3 +242,96 @@ describe("the owner report on data written for it", () => {
     }
   });
 });
+
+describe("the owner report's levels, complaints and technicians (issue 52, item 6)", () => {
+  const pageOf = async (reviews: unknown[]) => {
+    const dist = join(await tempDir(), "dist");
+    await buildHere(await smallData(reviews), dist);
+    return readFile(join(dirname(dist), "owner.html"), "utf8");
+  };
+  const reportOf = async (reviews: unknown[]) => text(await pageOf(reviews));
+  const needsAttention = (report: string) => report.slice(report.indexOf("Needs attention"), report.indexOf("Recurring complaints"));
+  const date = (i: number) => `2025-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
+  /** Ant control's 30 reviews, averaging 4.2 (18 of 5 stars, 6 of 4, 6 of 2), no technician named. */
+  const ants = [...Array(18).fill(5), ...Array(6).fill(4), ...Array(6).fill(2)].map((rating, i) =>
+    review({ id: `r-a${i}`, date: date(i), rating, text: "The ants are gone.", technicians: [], services: ["ant-control"] }),
+  );
+  /** Rodent control's reviews with these stars. */
+  const rodents = (ratings: number[]) =>
+    ratings.map((rating, i) =>
+      review({
+        id: `r-r${i}`,
+        date: date(i + 3),
+        rating,
+        text: rating < 4 ? "Mice are still in the attic after the rodent treatment." : "Rodent control worked, the mice are gone.",
+        technicians: [],
+        services: ["rodent-control"],
+      }),
+    );
+
+  it(`flags a service that averages 3.0 over 22 reviews against 4.2 for the rest`, async () => {
+    const report = await reportOf([...ants, ...rodents([...Array(11).fill(2), ...Array(11).fill(4)])]);
+    expect(needsAttention(report)).toMatch(
+      /Rodent control's 22 reviews average 3, against 4\.2 for the other reviews' 30\. Read the 22 reviews/,
+    );
+    expect(needsAttention(report)).not.toMatch(/Ant control/);
+  });
+
+  it(`does not flag a service on ${MIN_REVIEWS - 3} reviews, however low`, async () => {
+    const report = await reportOf([...ants, ...rodents([1, 1, 1, 1, 1])]);
+    expect(needsAttention(report)).not.toMatch(/Rodent control/);
+  });
+
+  it("lists a recurring safety complaint, though the public FAQ has too few verdicts to answer it", async () => {
+    const bait = [1, 2, 1].map((rating, i) =>
+      review({
+        id: `r-s${i}`,
+        date: date(i),
+        rating,
+        text: "They left rat bait out in the open where my toddler could reach it. Not safe at all.",
+        technicians: [],
+        services: ["rodent-control"],
+      }),
+    );
+    const report = await reportOf([...ants, ...bait]);
+    const recurring = report.slice(report.indexOf("Recurring complaints"), report.lastIndexOf("Technicians"));
+    expect(recurring).toMatch(/Safety for pets, children and the home : 3 of 3 customers who mention it were not happy with it \(0 were\)/);
+  });
+
+  /** The technicians' table: what a technician's complaints are most about (its last cell), "" for nothing. */
+  const complaintsOf = (page: string, name: string) =>
+    new RegExp(`<tr><td>${name}</td>(?:<td>[^]*?</td>)*?<td>([^<]*)</td></tr>`).exec(page)![1];
+  /** A review tagging both technicians: Dana's inspection praised, Marco's lateness complained of. */
+  const both = (i: number, rating: number) =>
+    review({
+      id: `r-b${i}`,
+      date: date(i),
+      rating,
+      text: "Dana did a thorough inspection. Marco showed up three hours late.",
+      technicians: ["dana-whitfield", "marco-ruiz"],
+    });
+
+  it("names a technician's complaints only from mentions credited to them: a colleague's lateness is not Dana's", async () => {
+    const page = await pageOf([...ants, both(0, 2), both(1, 3)]);
+    expect(complaintsOf(page, "Marco Ruiz")).toBe("punctuality (2 reviews)");
+    expect(complaintsOf(page, "Dana Whitfield")).toBe("");
+  });
+
+  it("counts a technician's complaint once per review", async () => {
+    const text = "Dana sprayed the kitchen and the ants came back a week later. The ants are still everywhere. The treatment did nothing.";
+    const page = await pageOf([...ants, review({ id: "r-d0", date: date(0), rating: 2, text })]);
+    expect(complaintsOf(page, "Dana Whitfield")).toBe("");
+  });
+
+  it("counts a technician's complaints only from reviews of 3 stars or fewer", async () => {
+    const late = review({
+      id: "r-m0",
+      date: date(5),
+      rating: 5,
+      text: "Marco showed up three hours late, but he fixed everything and I'd hire him again.",
+      technicians: ["marco-ruiz"],
+    });
+    const page = await pageOf([...ants, both(0, 2), late]);
+    expect(complaintsOf(page, "Marco Ruiz")).toBe("");
+  });
+});
