@@ -18,8 +18,6 @@ type SummarySentence = Figures["summary"]["sentences"][number];
 
 /** Below this difference in average stars, two periods or two people are "about the same". */
 export const NOTICEABLE = 0.1;
-/** How far below the other technicians' average a technician must be to need attention. */
-export const WELL_BELOW = 0.5;
 /** How far a service's average must fall, year on year, to need attention. */
 export const FALLING = 0.3;
 
