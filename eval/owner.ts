@@ -3,10 +3,12 @@
  * the build builds it (the model's mentions, the months' figures, the report), against what the
  * labels imply (owner-truth.ts): the technicians and services flagged as well below the rest, the
  * recurring complaints, and each technician's top complaint. On the test businesses by default
- * (`-- --set train|validation|all`); `-- --list` names each difference (not on the test set).
+ * (`-- --set train|validation|all`), read by the build's default model (`-- --model combined|linear`
+ * for another); `-- --list` names each difference (not on the test set).
  */
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
-import { reviewMentions } from "../insights/sentiment/encoder/judge.ts";
+import { reviewMentions } from "../insights/sentiment/mentions.ts";
+import { INSIGHTS_MODELS, type InsightsModel } from "../core/settings.ts";
 import { mergeInsights } from "../insights/figures.ts";
 import { monthFigures } from "../insights/month-figures.ts";
 import type { Report } from "../insights/owner.ts";
@@ -20,8 +22,8 @@ import { labelledFindings, type OwnerFindings } from "./owner-truth.ts";
 
 const BASE = "https://example.test";
 
-/** The owner report of a written business, as the build makes it. */
-export async function reportOf(b: WrittenBusiness): Promise<Report> {
+/** The owner report of a written business, as the build makes it with INSIGHTS_MODEL `model`. */
+export async function reportOf(b: WrittenBusiness, model: InsightsModel = "learned"): Promise<Report> {
   const reviews: PublicReview[] = b.reviews
     .map((r) => ({
       id: r.id,
@@ -45,7 +47,7 @@ export async function reportOf(b: WrittenBusiness): Promise<Report> {
     technicians: staff,
     service_areas: [],
   };
-  const found = await reviewMentions(reviews, "combined");
+  const found = await reviewMentions(reviews, model);
   const names = topicNames({ name: business.name, technicians: staff, service_areas: [] });
   const months = monthsOf(reviews).map(({ from, to }) => ({ reviews: reviews.slice(from, to), found: found.slice(from, to) }));
   const figures = months.map((m) =>
@@ -65,6 +67,7 @@ export async function reportOf(b: WrittenBusiness): Promise<Report> {
     business,
     overall: aggregateOfCounts(counts),
     updated: business.updated,
+    model,
     reviews: months.map((m) => ({ ids: m.reviews.map((r) => r.id), ratings: m.reviews.map((r) => r.rating) })),
   }).owner;
 }
@@ -160,6 +163,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const set = (args.includes("--set") ? args[args.indexOf("--set") + 1] : "test") as Part | "all";
   if (![...PARTS, "all"].includes(set)) throw new Error(`--set: ${set} is not one of ${[...PARTS, "all"].join(", ")}`);
   const list = args.includes("--list");
+  const model = (args.includes("--model") ? args[args.indexOf("--model") + 1] : "learned") as InsightsModel;
+  if (!INSIGHTS_MODELS.includes(model)) throw new Error(`--model: ${model} is not one of ${INSIGHTS_MODELS.join(", ")}`);
   if (list && set === "test") throw new Error("--list: not on the test businesses (read once per model choice, never tuned on)");
   const t = Object.fromEntries(
     [
@@ -181,10 +186,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ].map((k) => [k, 0]),
   ) as unknown as Tally;
   for (const b of businessesOf(set)) {
-    const diff = compare(b, reportFindings(b, await reportOf(b)), labelledFindings(b), t);
+    const diff = compare(b, reportFindings(b, await reportOf(b, model)), labelledFindings(b), t);
     if (list) console.log(`${b.slug}:${diff.map((d) => `\n  ${d}`).join("") || " as the labels"}`);
   }
-  console.log(`owner report on the ${set} businesses (${t.businesses}), against the labels:`);
+  console.log(`owner report (INSIGHTS_MODEL ${model}) on the ${set} businesses (${t.businesses}), against the labels:`);
   console.log(
     `  needs attention, well below the rest: ${share(t.flagsRight, t.flagged)} flags right, ${share(t.flagsRight, t.shouldFlag)} found`,
   );

@@ -229,9 +229,10 @@ describe("the owner report on data written for it", () => {
   it("quotes only words that say something without their review", async () => {
     const unhappy = [
       "The roaches are still everywhere three weeks later.",
-      "He sprayed for five minutes and left. that did nothing at all.",
-      "They treated the whole house. It did not work.",
-      "I paid for the full treatment. couldn't tell me what it was.",
+      "He sprayed for five minutes and left. That did nothing at all, the roaches are still in the kitchen.",
+      "They treated the whole house. It did not work, we still see roaches every night.",
+      "I paid for the full treatment. Still roaches. couldn't tell me what it was.",
+      "Two treatments and the roaches never went away.",
     ].map((text, i) => review({ id: `r-u${i}`, date: `2025-04-1${i}`, rating: 1, text, technicians: ["marco-ruiz"] }));
     const page = await pageOf([...dana, ...unhappy]);
     const quotes = [...page.matchAll(/<q>([^<]*)<\/q>/g)].map((m) => m[1]!);
