@@ -9,13 +9,10 @@
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import { reviewMentions } from "../insights/sentiment/mentions.ts";
 import { INSIGHTS_MODELS, type InsightsModel } from "../core/settings.ts";
-import { mergeInsights } from "../insights/figures.ts";
-import { monthFigures } from "../insights/month-figures.ts";
 import type { Report } from "../insights/owner.ts";
-import { phrasesOf, topicNames } from "../insights/topics.ts";
 import { aggregateOfCounts } from "../core/dataset.ts";
 import type { PublicBusiness, PublicReview } from "../core/schema/public.ts";
-import { monthsOf } from "../build/outputs/insights.ts";
+import { mergedInsights } from "../build/outputs/insights.ts";
 import { businessesOf } from "./by-business.ts";
 import { PARTS, type Part, type WrittenBusiness } from "./businesses.ts";
 import { labelledFindings, type OwnerFindings } from "./owner-truth.ts";
@@ -48,28 +45,9 @@ export async function reportOf(b: WrittenBusiness, model: InsightsModel = "learn
     service_areas: [],
   };
   const found = await reviewMentions(reviews, model);
-  const names = topicNames({ name: business.name, technicians: staff, service_areas: [] });
-  const months = monthsOf(reviews).map(({ from, to }) => ({ reviews: reviews.slice(from, to), found: found.slice(from, to) }));
-  const figures = months.map((m) =>
-    monthFigures(
-      m.reviews,
-      m.found,
-      phrasesOf(
-        m.reviews.map((r) => r.text),
-        names,
-      ),
-      staff,
-    ),
-  );
   const counts = [1, 2, 3, 4, 5].map((s) => reviews.filter((r) => r.rating === s).length);
-  return mergeInsights(figures, {
-    baseUrl: BASE,
-    business,
-    overall: aggregateOfCounts(counts),
-    updated: business.updated,
-    model,
-    reviews: months.map((m) => ({ ids: m.reviews.map((r) => r.id), ratings: m.reviews.map((r) => r.rating) })),
-  }).owner;
+  const context = { baseUrl: BASE, business, overall: aggregateOfCounts(counts), updated: business.updated, model };
+  return mergedInsights(reviews, found, { name: business.name, technicians: staff, service_areas: [] }, context).owner;
 }
 
 const aspectId = (name: string) => ASPECTS.find((a) => name.toLowerCase().startsWith(a.name.toLowerCase()))?.id ?? `? ${name}`;

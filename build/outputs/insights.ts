@@ -5,7 +5,8 @@
  * together by insights/figures.ts.
  */
 import type { PublicReview } from "../../core/schema/public.ts";
-import { mergeInsights, type Figures } from "../../insights/figures.ts";
+import { mergeInsights, type Figures, type MergeContext } from "../../insights/figures.ts";
+import type { Mention } from "../../insights/sentiment/aspects.ts";
 import { monthFigures } from "../../insights/month-figures.ts";
 import type { Report } from "../../insights/owner.ts";
 import { phrasesOf, topicNames } from "../../insights/topics.ts";
@@ -34,8 +35,20 @@ export async function insightsOf(
   { baseUrl, model, cache }: { baseUrl: string; model: InsightsModel; cache: BuildCache },
 ): Promise<{ figures: Figures; owner: Report }> {
   const found = await mentionsOf(reviews, model, cache);
-  const names = topicNames({ name: source.business.name, technicians: source.technicians, service_areas: source.serviceAreas });
   const technicians = source.technicians.map((t) => ({ id: t.id, name: t.name }));
+  const business = { name: source.business.name, technicians, service_areas: source.serviceAreas };
+  const overall = head.aggregate_rating;
+  return mergedInsights(reviews, found, business, { baseUrl, business: head.business, overall, updated: head.updated, model });
+}
+
+/** The insights and the owner's report of reviews (newest first) and their mentions, a month at a time. */
+export function mergedInsights(
+  reviews: readonly PublicReview[],
+  found: readonly Mention[][],
+  named: { name: string; technicians: { id: string; name: string }[]; service_areas: { name: string }[] },
+  context: Omit<MergeContext, "reviews">,
+): { figures: Figures; owner: Report } {
+  const names = topicNames(named);
   const months = monthsOf(reviews).map(({ from, to }) => ({ reviews: reviews.slice(from, to), found: found.slice(from, to) }));
   const figures = months.map((m) =>
     monthFigures(
@@ -45,15 +58,9 @@ export async function insightsOf(
         m.reviews.map((r) => r.text),
         names,
       ),
-      technicians,
+      named.technicians,
     ),
   );
-  return mergeInsights(figures, {
-    baseUrl,
-    business: head.business,
-    overall: head.aggregate_rating,
-    updated: head.updated,
-    model,
-    reviews: months.map((m) => ({ ids: m.reviews.map((r) => r.id), ratings: m.reviews.map((r) => r.rating) })),
-  });
+  const counted = months.map((m) => ({ ids: m.reviews.map((r) => r.id), ratings: m.reviews.map((r) => r.rating) }));
+  return mergeInsights(figures, { ...context, reviews: counted });
 }

@@ -22,6 +22,14 @@ const text = (page: string) =>
     .replace(/&amp;/g, "&")
     .replace(/&#39;/g, "'")
     .replace(/\s+/g, " ");
+/** The report's page, as built from these reviews. */
+const pageOf = async (reviews: unknown[]) => {
+  const dist = join(await tempDir(), "dist");
+  await buildHere(await smallData(reviews), dist);
+  return readFile(join(dirname(dist), "owner.html"), "utf8");
+};
+const reportOf = async (reviews: unknown[]) => text(await pageOf(reviews));
+const needsAttention = (report: string) => report.slice(report.indexOf("Needs attention"), report.indexOf("Recurring complaints"));
 const ownerOf = async (dist: string) => text(await readFile(join(dirname(dist), "owner.html"), "utf8"));
 
 describe("the owner report of this business", () => {
@@ -187,14 +195,6 @@ describe("the owner report on data written for it", () => {
         technicians: ["marco-ruiz"],
       }),
     );
-  /** The report's page, as built from these reviews. */
-  const pageOf = async (reviews: unknown[]) => {
-    const dist = join(await tempDir(), "dist");
-    await buildHere(await smallData(reviews), dist);
-    return readFile(join(dirname(dist), "owner.html"), "utf8");
-  };
-  const reportOf = async (reviews: unknown[]) => text(await pageOf(reviews));
-  const needsAttention = (report: string) => report.slice(report.indexOf("Needs attention"), report.indexOf("Recurring complaints"));
 
   it(`flags a technician whose average fell year on year, on ${MIN_REVIEWS} reviews or more each year`, async () => {
     const report = await reportOf([...dana, ...marco(2024, Array(8).fill(5)), ...marco(2025, [5, 5, 5, 5, 4, 4, 4, 4])]);
@@ -245,13 +245,6 @@ describe("the owner report on data written for it", () => {
 });
 
 describe("the owner report's levels, complaints and technicians (issue 52, item 6)", () => {
-  const pageOf = async (reviews: unknown[]) => {
-    const dist = join(await tempDir(), "dist");
-    await buildHere(await smallData(reviews), dist);
-    return readFile(join(dirname(dist), "owner.html"), "utf8");
-  };
-  const reportOf = async (reviews: unknown[]) => text(await pageOf(reviews));
-  const needsAttention = (report: string) => report.slice(report.indexOf("Needs attention"), report.indexOf("Recurring complaints"));
   const date = (i: number) => `2025-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
   /** Ant control's 30 reviews, averaging 4.2 (18 of 5 stars, 6 of 4, 6 of 2), no technician named. */
   const ants = [...Array(18).fill(5), ...Array(6).fill(4), ...Array(6).fill(2)].map((rating, i) =>
