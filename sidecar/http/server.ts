@@ -137,12 +137,12 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     if (connections.started(socket) > limits.maxPipelined) return void socket.destroy();
     // Unread answers bounded in all and per address (tests/abuse/unread.test.ts).
     connections.requestedUnreadCheck();
-    if (!req.complete) {
-      const body = setTimeout(() => !req.complete && req.socket.destroy(), limits.requestTimeoutMs).unref();
-      // `complete` is false for every request here, bodiless ones too: the headers say whether a body comes.
-      // A body below MIN_BODY_BYTES_PER_SECOND is cut (tests/abuse/unread.test.ts, trickled bodies).
-      if (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined)
-        connections.bodyStarted(socket, () => req.complete);
+    // A body is timed only when the headers announce one (RFC 9112 §6.3: a length or chunked); `complete` is
+    // false here for bodiless requests too. Cut at requestTimeout, or below MIN_BODY_BYTES_PER_SECOND
+    // (tests/abuse/unread.test.ts and tests/abuse/lockout.test.ts, trickled bodies).
+    if (announcesBody(req)) {
+      const body = setTimeout(() => !req.complete && socket.destroy(), limits.requestTimeoutMs).unref();
+      connections.bodyStarted(socket, () => req.complete);
       const done = () => {
         clearTimeout(body);
         connections.bodyDone(socket);
@@ -153,6 +153,11 @@ export function limitServer(server: Server, limits: ServerLimits = SERVER_LIMITS
     res.once("close", () => connections.finished(socket));
     res.once("finish", () => !socket.destroyed && arm(socket));
   });
+}
+
+/** Whether a request's headers say a body follows: a Content-Length above 0, or a Transfer-Encoding (chunked). */
+function announcesBody(req: IncomingMessage): boolean {
+  return !req.complete && (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined);
 }
 
 /** How long, and how much more of a refused body, a closing connection still reads. */

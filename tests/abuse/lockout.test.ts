@@ -1,7 +1,7 @@
 /**
  * Nobody locked out (issue 55): attackers on four client addresses (127.0.0.2–127.0.0.5; all of
  * 127.0.0.0/8 is loopback on Linux) hold every connection a real sidecar process takes, each
- * connection reopened as soon as the server cuts it, while a newcomer from 127.0.0.6 asks for
+ * connection reopened as soon as the server cuts it, while a newcomer from 127.0.0.1 asks for
  * searches. At the cap the server makes room from the address holding the most, so the newcomer
  * is answered; the process's memory is read from /proc.
  */
@@ -17,7 +17,7 @@ import { BASE_URL, builtDist } from "../../harness/sidecar.ts";
 import { until } from "../../harness/until.ts";
 
 const ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
-const NEWCOMER = "127.0.0.6";
+const NEWCOMER = "127.0.0.1";
 
 const running: Running[] = [];
 let dist: string;
