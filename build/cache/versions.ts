@@ -25,6 +25,8 @@ const WORD_TABLES = [
   "encoder/encoder.json",
   "encoder/model.onnx",
   "encoder/vocab.txt",
+  "aspect-model/aspect-model.json",
+  "aspect-model/model.onnx",
 ].map((f) => `insights/sentiment/${f}`);
 
 /**
