@@ -6,6 +6,7 @@
  * (import/words.json); areas by town names.
  */
 import { readFileSync } from "node:fs";
+import { namings, phrase, plain } from "../core/names.ts";
 import { stemOf, WORD } from "../core/words.ts";
 import type { Service, ServiceArea, Technician } from "../core/schema/records.ts";
 
@@ -34,43 +35,11 @@ export interface Lists {
   areas: ServiceArea[];
 }
 
-/** Lowercase, accents off, punctuation as spaces: "Zoë  O'Neil" is "zoe o neil". */
-export function plain(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
+export { plain };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const phrase = (s: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${plain(s).split(" ").map(escape).join("[^\\p{L}\\p{N}]+")}(?![\\p{L}\\p{N}])`, "iu");
-
-/** The technicians `text` names, each once, in the order first named. */
+/** The technicians `text` names, each once, in the order first named; a name two of them share names neither. */
 export function technicianIds(text: string, technicians: readonly Technician[]): string[] {
-  const flat = text.normalize("NFKD").replace(/\p{M}/gu, "");
-  const found: { id: string; at: number }[] = [];
-  const note = (id: string, at: number) => at >= 0 && found.push({ id, at });
-  const firsts = new Map<string, Technician[]>();
-  for (const t of technicians) {
-    const first = plain(t.name).split(" ")[0]!;
-    firsts.set(first, [...(firsts.get(first) ?? []), t]);
-  }
-  for (const t of technicians) {
-    for (const name of [t.name, ...(t.aliases ?? [])]) note(t.id, flat.search(phrase(name)));
-  }
-  for (const [first, all] of firsts) {
-    // A first name with an initial, "Chris P.", tells two of one name apart; alone it names one only when only one has it.
-    for (const m of flat.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${escape(first)}(?:\\s+(\\p{Lu})\\.?)?(?![\\p{L}\\p{N}])`, "giu"))) {
-      const initial = m[1]?.toLowerCase();
-      const fits = initial ? all.filter((t) => plain(t.name).split(" ")[1]?.startsWith(initial)) : all;
-      if (fits.length === 1) note(fits[0]!.id, m.index);
-      else if (initial && fits.length === 0 && all.length === 1) note(all[0]!.id, m.index);
-    }
-  }
-  return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.id))];
+  return [...new Set(namings(text, technicians).flatMap((n) => (n.ids.length === 1 ? n.ids : [])))];
 }
 
 /** A technician as a jobs export or survey column writes them (full name, alias, id, first name), or undefined. */
