@@ -42,7 +42,7 @@ export const pipeline =
       b.reviews.map((r) => ({ text: r.text, rating: r.rating })),
       model,
     );
-    const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name }));
+    const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name, aliases: t.aliases }));
     return b.reviews.map((r, i) => {
       const credited = credits(r, found[i]!, staff);
       return found[i]!.map((m, j) => ({ aspect: m.aspect, polarity: m.polarity, technicians: credited[j]! }));

@@ -1,121 +1,74 @@
 /**
- * Which technician a mention is about. A review tags the technicians who came, but its sentences
- * are not all about each of them: the office booked the visit, another technician did the
- * re-treat, the invoice came by email. A mention counts in a technician's profile only when:
+ * Which technician a mention is about (issue 52, item 4). A review tags the technicians who came,
+ * but its sentences are not all about each of them: the office booked the visit, another
+ * technician did the re-treat, the last company's guy never showed. A mention counts in a
+ * technician's profile only when:
  *
  * - its aspect is about the visit (aspects.ts's `scope`); the office's aspects (price, scheduling,
- *   calls, billing, the guarantee) never enter a technician's profile;
- * - and it is about that technician: the technician named in its sentence; else, in a review of
- *   several technicians, all of them when the sentence speaks of them together ("they", "both");
- *   no one when it names no technician but is about nobody in particular or names someone else
- *   ("Nobody came.", "Becca was nice"), or when it comes before the update of an edited review
- *   that first names its technician in the update; else the one named last before it in the
- *   review (the subject carries on: "Marco came out. He sealed…"); else, when the review tags one
- *   technician, that one. A mention in a review that tags several technicians and names none
- *   before it is nobody's. Names are first names, told apart by an initial ("Chris P.") or by
- *   which technicians the review tags.
+ *   calls, billing) never enter a technician's profile, and a follow-up only when its sentence
+ *   names the technician ("Rosa came back twice to check");
+ * - and it is about that technician: named in its sentence (core/names.ts: full name, a nickname
+ *   the business lists, a first name, "Chris P."), tagged or not; else the subject of the
+ *   sentences before it ("Marco came out. He sealed…"). A first name two technicians share means
+ *   the one of them the review tags, when it tags exactly one (the owner's tags tell them apart),
+ *   else nobody. A sentence about a previous company, about nobody ("Nobody came.") or about
+ *   someone who is no technician ("Becca was nice") is nobody's, and so are the sentences that
+ *   carry on its subject; a name in the previous company's words ("the last company's guy, Mike")
+ *   is theirs, never ours. The part of an edited review before its update is nobody's when the
+ *   technician is first named in the update. A mention before any technician is named is the one
+ *   the review names, when it names one and no other person ("Came right on time. Andre is
+ *   great."). A review that names none of them is nobody's, whoever it tags (a complaint with no
+ *   clear subject blames no one), except a sentence that speaks of the several it tags together
+ *   ("they", "both").
  */
+import { namings, type Person } from "../core/names.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
+import { aboutSomeoneElse, NOBODY, previousCompany } from "./attribution-others.ts";
 import { sentences, type Span } from "./sentiment/text.ts";
 
-export interface Named {
-  id: string;
-  name: string;
-}
+export type Named = Person;
 
 const VISIT = new Set(ASPECTS.filter((a) => a.scope === "visit").map((a) => a.id));
+const FOLLOW_UP = "follow_up";
 
-/**
- * Where the review's technicians are named in its text, by first name ("Chris", "Chris P.": two
- * technicians may share a first name; an initial, or the review's tags, tell them apart). A
- * naming that fits none of the tagged technicians, or more than one, names nobody here.
- */
-function namings(text: string, technicians: readonly Named[], tagged: readonly string[]): { id: string; at: number }[] {
-  const found: { id: string; at: number }[] = [];
-  const { pattern, byFirst } = namePattern(technicians);
-  if (!pattern) return found;
-  for (const m of text.matchAll(pattern)) {
-    const initial = m[2];
-    const fits = byFirst.get(m[1]!)!.filter((t) => tagged.includes(t.id) && (!initial || t.name.split(/\s+/)[1]?.startsWith(initial)));
-    if (fits.length === 1) found.push({ id: fits[0]!.id, at: m.index });
-  }
-  return found;
+/** What a first name two technicians share means: the one of them the review tags (the build's), or nobody. */
+export type Shared = "tagged" | "nobody";
+
+/** Where a sentence names one of our technicians; `id` undefined when it cannot tell which (a shared name). */
+interface Ours {
+  at: number;
+  id: string | undefined;
 }
 
 /**
- * One pattern for every first name (a review's text is read once, not once per name:
- * docs/benchmarks.md), with the technicians who have each name; made once per list of
- * technicians (a build's).
+ * Who each sentence names (ours, resolved); whether it is about another company, nobody, or a
+ * technician it cannot tell (`other`: the sentences after it carry that on), or about someone who
+ * is no technician (`someone`: the sentence alone).
  */
-const patterns = new WeakMap<readonly Named[], { pattern: RegExp | undefined; byFirst: Map<string, Named[]> }>();
-
-function namePattern(technicians: readonly Named[]): { pattern: RegExp | undefined; byFirst: Map<string, Named[]> } {
-  let made = patterns.get(technicians);
-  if (!made) {
-    const byFirst = new Map<string, Named[]>();
-    for (const t of technicians) {
-      const first = t.name.split(/\s+/)[0]!;
-      byFirst.set(first, [...(byFirst.get(first) ?? []), t]);
-    }
-    const names = [...byFirst.keys()].sort((a, b) => b.length - a.length).map((first) => first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    made = { pattern: names.length ? new RegExp(`(?<![\\w'-])(${names.join("|")})(?: ([A-Z])\\.)?(?![\\w-])`, "g") : undefined, byFirst };
-    patterns.set(technicians, made);
-  }
-  return made;
+interface Read extends Span {
+  named: Ours[];
+  other: boolean;
+  someone: boolean;
 }
 
-/**
- * A sentence about nobody in particular or about someone else: "Nobody came.", "nobody really
- * explained why it cost more" (the company's), "Becca was nice when I finally reached her" (a
- * name that is no technician's: the office's staff, a landlord). Its mentions are no technician's.
- */
-const NOBODY = /\b(?:nobody|no one|noone)\b/i;
-const SOMEONE = new RegExp(
-  String.raw`(?:^|[^\w'-])([A-Z][a-z]+)(?= (?:was|is|were|called|answered|said|told|from|at the office|` +
-    String.raw`in the office|got back|returned|picked up|scheduled|booked|kept)\b)`,
-  "g",
-);
-const NOT_NAMES = new Set([
-  "I",
-  "It",
-  "He",
-  "She",
-  "They",
-  "We",
-  "You",
-  "This",
-  "That",
-  "There",
-  "Which",
-  "Who",
-  "What",
-  "Everything",
-  "Everyone",
-  "Service",
-  "Treatment",
-  "Price",
-  "Office",
-  "Company",
-  "Tech",
-  "Technician",
-  "Team",
-  "Crew",
-  "Nobody",
-  "Someone",
-  "Somebody",
-  "Update",
-  "Edit",
-  "Overall",
-  "Communication",
-  "Scheduling",
-  "Booking",
-]);
-
-function aboutSomeoneElse(sentence: string, technicians: readonly Named[]): boolean {
-  if (NOBODY.test(sentence)) return true;
-  const { byFirst } = namePattern(technicians);
-  for (const m of sentence.matchAll(SOMEONE)) if (!NOT_NAMES.has(m[1]!) && !byFirst.has(m[1]!)) return true;
-  return false;
+function readSentences(text: string, technicians: readonly Named[], tagged: readonly string[], shared: Shared): Read[] {
+  const found = namings(text, technicians, { capitalised: true });
+  return sentences(text).map((s) => {
+    const sentence = text.slice(s.from, s.to);
+    const inside = found.filter((n) => n.at >= s.from && n.at < s.to);
+    const foreign = previousCompany(
+      sentence,
+      inside.map((n) => ({ at: n.at - s.from, end: n.end - s.from })),
+    );
+    const named = inside
+      .filter((_, k) => !foreign.names[k])
+      .map((n) => {
+        const mine = n.ids.length > 1 && shared === "tagged" ? n.ids.filter((id) => tagged.includes(id)) : n.ids;
+        return { at: n.at, id: mine.length === 1 ? mine[0] : undefined };
+      });
+    const other = foreign.about || (named.length === 0 && (inside.length > 0 || NOBODY.test(sentence)));
+    return { ...s, named, other, someone: named.length === 0 && aboutSomeoneElse(sentence, inside, s.from) };
+  });
 }
 
 /** Where an edited review's update starts: "Update:", "EDIT -" at the start of a line or sentence. */
@@ -124,33 +77,62 @@ const UPDATE = /(?:^|[\n.!?]\s*)(?:update|edit|edited|updated)\b\s*(?:\d+\s*)?[:
 /** A sentence about several people at once: "they were professional", "both were on time". */
 const PLURAL = /\b(?:they|both|the guys|the techs|the technicians|the team|the crew)\b/i;
 
-/** For each mention, the ids of the technicians it counts for (none, or one). */
+/**
+ * For each mention, the ids of the technicians it counts for (none, one, or those the review tags
+ * when its sentence speaks of them together). `technicians` are all the business's technicians:
+ * a review counts for one it names even when the business did not tag them.
+ */
 export function credits(
   review: { text: string; technicians: readonly string[] },
   found: readonly Mention[],
   technicians: readonly Named[],
+  shared: Shared = "tagged",
 ): string[][] {
+  if (!found.some((m) => VISIT.has(m.aspect) || m.aspect === FOLLOW_UP)) return found.map(() => []);
   const tagged = [...new Set(review.technicians)];
-  if (tagged.length === 0 || !found.some((m) => VISIT.has(m.aspect))) return found.map(() => []);
-  const named = namings(review.text, technicians, tagged);
-  const spans: Span[] = sentences(review.text);
+  const read = readSentences(review.text, technicians, tagged, shared);
+  // Each sentence's subject: named in it, else carried on from the sentences before.
+  const subjects: (string | null | undefined)[] = [];
+  let subject: string | null | undefined;
+  // The technicians of ours the last naming sentence names: "they" after "Jake and Marco came out" is both.
+  const together: string[][] = [];
+  let group: string[] = [];
+  for (const s of read) {
+    if (s.named.length) {
+      subject = s.named.at(-1)!.id ?? null;
+      group = [...new Set(s.named.flatMap((n) => (n.id ? [n.id] : [])))];
+    } else if (s.other) [subject, group] = [null, []];
+    subjects.push((s.other || s.someone) && !s.named.length ? null : subject);
+    together.push(group);
+  }
+  const ours = [...new Set(read.flatMap((s) => s.named.map((n) => n.id)))];
+  const firstNamed = read.findIndex((s) => s.named.length > 0);
+  // Before any naming: the one the review names when it names one of ours and nobody else
+  // ("Came right on time. Andre is great."); a review that names nobody is nobody's, whoever it tags.
+  const lone = ours.length === 1 && ours[0] && !read.some((s) => s.other) ? ours[0] : undefined;
   // An edited review whose technician is first named in its update ("Update: … they sent Priya
   // out"): what it said before the update was about an earlier visit, nobody's here.
   const update = review.text.search(UPDATE);
-  const before = update > 0 && named.length > 0 && named[0]!.at > update ? update : -1;
+  const before = update > 0 && firstNamed >= 0 && read[firstNamed]!.from > update ? update : -1;
   return found.map((m) => {
-    if (!VISIT.has(m.aspect) || m.term.from < before) return [];
-    const sentence = spans.find((s) => m.term.from >= s.from && m.term.from < s.to);
-    const inSentence = sentence ? named.filter((n) => n.at >= sentence.from && n.at < sentence.to) : [];
-    const ids = new Set(inSentence.map((n) => n.id));
-    if (ids.size === 1) return [...ids];
-    if (ids.size === 0 && sentence && aboutSomeoneElse(review.text.slice(sentence.from, sentence.to), technicians)) return [];
-    // Several named in the sentence: the nearest before the term, or the first after it.
-    if (ids.size > 1) return [(inSentence.filter((n) => n.at <= m.term.from).at(-1) ?? inSentence[0]!).id];
+    if (m.term.from < before) return [];
+    const k = read.findIndex((s) => m.term.from >= s.from && m.term.from < s.to);
+    const s = read[k];
+    if (!s) return [];
+    const ids = new Set(s.named.map((n) => n.id));
+    // A follow-up is the office's unless its sentence puts it on a technician ("Rosa came back twice to check").
+    if (!VISIT.has(m.aspect)) return m.aspect === FOLLOW_UP && ids.size === 1 && !ids.has(undefined) ? [...(ids as Set<string>)] : [];
+    if (ids.size > 1) {
+      // Several named in the sentence: the nearest before the term, or the first after it.
+      const id = (s.named.filter((n) => n.at <= m.term.from).at(-1) ?? s.named[0]!).id;
+      return id ? [id] : [];
+    }
+    if (ids.size === 1 || subjects[k] === null) return ids.has(undefined) || !ids.size ? [] : [...(ids as Set<string>)];
+    const text = review.text.slice(s.from, s.to);
+    if (subjects[k] && together[k]!.length > 1 && PLURAL.test(text)) return together[k]!;
+    if (subjects[k]) return [subjects[k]!];
     // "They were professional" in a review of two technicians' visit: both.
-    if (tagged.length > 1 && sentence && PLURAL.test(review.text.slice(sentence.from, sentence.to))) return tagged;
-    const last = named.filter((n) => n.at < m.term.from).at(-1);
-    if (last) return [last.id];
-    return tagged.length === 1 ? [tagged[0]!] : [];
+    if (tagged.length > 1 && PLURAL.test(text)) return tagged;
+    return lone ? [lone] : [];
   });
 }

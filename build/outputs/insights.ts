@@ -7,6 +7,7 @@
 import type { PublicReview } from "../../core/schema/public.ts";
 import { mergeInsights, type Figures, type MergeContext } from "../../insights/figures.ts";
 import type { Mention } from "../../insights/sentiment/aspects.ts";
+import type { Named } from "../../insights/attribution.ts";
 import { monthFigures } from "../../insights/month-figures.ts";
 import type { Report } from "../../insights/owner.ts";
 import { phrasesOf, topicNames } from "../../insights/topics.ts";
@@ -35,7 +36,7 @@ export async function insightsOf(
   { baseUrl, model, cache }: { baseUrl: string; model: InsightsModel; cache: BuildCache },
 ): Promise<{ figures: Figures; owner: Report }> {
   const found = await mentionsOf(reviews, model, cache);
-  const technicians = source.technicians.map((t) => ({ id: t.id, name: t.name }));
+  const technicians = source.technicians.map((t) => ({ id: t.id, name: t.name, aliases: t.aliases }));
   const business = { name: source.business.name, technicians, service_areas: source.serviceAreas };
   const overall = head.aggregate_rating;
   return mergedInsights(reviews, found, business, { baseUrl, business: head.business, overall, updated: head.updated, model });
@@ -45,7 +46,7 @@ export async function insightsOf(
 export function mergedInsights(
   reviews: readonly PublicReview[],
   found: readonly Mention[][],
-  named: { name: string; technicians: { id: string; name: string }[]; service_areas: { name: string }[] },
+  named: { name: string; technicians: Named[]; service_areas: { name: string }[] },
   context: Omit<MergeContext, "reviews">,
 ): { figures: Figures; owner: Report } {
   const names = topicNames(named);

@@ -1,18 +1,20 @@
 /** Whose visit a mention is about (insights/attribution.ts), read from real sentences. */
 import { describe, expect, it } from "vitest";
-import { credits } from "../../insights/attribution.ts";
+import { credits, type Named, type Shared } from "../../insights/attribution.ts";
 import { mentions } from "../../insights/sentiment/aspects.ts";
 
-const technicians = [
+const technicians: Named[] = [
   { id: "dana-whitfield", name: "Dana Whitfield" },
   { id: "chris-park", name: "Chris Park" },
   { id: "chris-dunn", name: "Chris Dunn" },
+  { id: "marco-ruiz", name: "Marco Ruiz", aliases: ["Big M", "the rat guy"] },
+  { id: "winston-tran", name: "Winston Tran", aliases: ["Win"] },
 ];
 
 /** Each mention's aspect with the technicians it counts for. */
-function creditsOf(text: string, tagged: string[]): [string, string[]][] {
+function creditsOf(text: string, tagged: string[], staff = technicians, shared: Shared = "tagged"): [string, string[]][] {
   const found = mentions(text, 3);
-  const c = credits({ text, technicians: tagged }, found, technicians);
+  const c = credits({ text, technicians: tagged }, found, staff, shared);
   return found.map((m, k) => [m.aspect, c[k]!]);
 }
 
@@ -69,5 +71,78 @@ describe("a mention counts for the technician whose visit it is about", () => {
       ["chris-park", "dana-whitfield"],
     ]);
     expect(creditsOf("The work was sloppy.", ["chris-park", "dana-whitfield"])).toEqual([["thoroughness", []]]);
+  });
+
+  it("for a technician the text names though the business did not tag them", () => {
+    expect(creditsOf("Dana was thorough and explained everything.", [])).toEqual([
+      ["thoroughness", ["dana-whitfield"]],
+      ["communication", ["dana-whitfield"]],
+    ]);
+    expect(creditsOf("Dana was thorough and explained everything.", ["chris-park"])).toEqual([
+      ["thoroughness", ["dana-whitfield"]],
+      ["communication", ["dana-whitfield"]],
+    ]);
+  });
+
+  it("for nobody when a first name two technicians share is not told apart by exactly one tag", () => {
+    for (const tagged of [[], ["chris-park", "chris-dunn"]])
+      expect(creditsOf("Chris was thorough and explained everything.", tagged)).toEqual([
+        ["thoroughness", []],
+        ["communication", []],
+      ]);
+    // Where the tags are not to be read: a shared first name is nobody's, tagged or not.
+    expect(creditsOf("Chris was thorough and explained everything.", ["chris-park"], technicians, "nobody")).toEqual([
+      ["thoroughness", []],
+      ["communication", []],
+    ]);
+  });
+
+  it("for the technician a nickname the business lists names, capitalised as listed", () => {
+    expect(creditsOf("Big M sealed every gap and explained everything.", [])).toEqual([
+      ["thoroughness", ["marco-ruiz"]],
+      ["communication", ["marco-ruiz"]],
+    ]);
+    expect(creditsOf("The rat guy sealed every gap and explained everything.", [])).toContainEqual(["thoroughness", ["marco-ruiz"]]);
+    expect(creditsOf("Dana was on time. Win was polite too.", [])).toEqual([
+      ["punctuality", ["dana-whitfield"]],
+      ["professionalism", ["winston-tran"]],
+    ]);
+    // "win" the word is no nickname: the sentence carries on Dana's visit.
+    expect(creditsOf("Dana was on time. What a win, the tech was polite too.", [])).toEqual([
+      ["punctuality", ["dana-whitfield"]],
+      ["professionalism", ["dana-whitfield"]],
+    ]);
+  });
+
+  it("never for a previous company's technician, even one who shares a name with ours", () => {
+    const text = "The last company's guy, Mike, never showed up. He was rude too. Dana came the next morning and was thorough.";
+    const expected = [
+      ["punctuality", []],
+      ["professionalism", []],
+      ["thoroughness", ["dana-whitfield"]],
+    ];
+    expect(creditsOf(text, ["dana-whitfield"])).toEqual(expected);
+    const withMike = [...technicians, { id: "mike-sole", name: "Mike Sole" }];
+    expect(creditsOf(text, ["mike-sole"], withMike)).toEqual(expected);
+    expect(creditsOf("Mike from our old company was rude. Dana was thorough.", [], withMike)).toEqual([
+      ["professionalism", []],
+      ["thoroughness", ["dana-whitfield"]],
+    ]);
+    // Measured against the last company, the visit is ours.
+    expect(creditsOf("Unlike the last guys, Dana was on time.", [])).toEqual([["punctuality", ["dana-whitfield"]]]);
+  });
+
+  it("for nobody when a complaint has no clear subject, whoever the review tags", () => {
+    expect(creditsOf("Showed up two hours late and rushed through everything.", ["dana-whitfield"])).toEqual([
+      ["punctuality", []],
+      ["thoroughness", []],
+    ]);
+  });
+
+  it("for the one technician a review names, in its sentences before the name", () => {
+    expect(creditsOf("Came right on time. Dana is great and explained everything.", [])).toContainEqual([
+      "punctuality",
+      ["dana-whitfield"],
+    ]);
   });
 });
