@@ -33,7 +33,7 @@ export async function reportOf(b: WrittenBusiness, model: InsightsModel = "learn
       services: r.services,
     }))
     .sort((x, y) => (x.date === y.date ? (x.id < y.id ? 1 : -1) : x.date < y.date ? 1 : -1));
-  const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name }));
+  const staff = b.technicians.filter((t) => t.role !== "office").map((t) => ({ id: t.id, name: t.name, aliases: t.aliases }));
   const business: PublicBusiness = {
     name: b.business.name,
     description: b.business.region,
