@@ -1,14 +1,14 @@
 /**
- * Whether the build runs compiled (`npm run build`: scripts/build.mjs compiles it with esbuild and
- * runs the compiled folder) or from its TypeScript sources through tsx (the tests, `tsx
- * build/index.ts`). Either way `import.meta.url` names the source file, so files read beside the
- * code are found in place; what is loaded as code (a worker's module, Eleventy's templates) must
- * come from the compiled folder when there is one.
+ * Whether the code runs compiled (every npm script: scripts/run.mjs compiles it with esbuild and
+ * runs the compiled folder) or from its TypeScript sources (the tests, under vitest, and tsx's
+ * hooks where Node itself imports a module). Either way `import.meta.url` names the source file,
+ * so files read beside the code are found in place; what is loaded as code (a worker's module,
+ * Eleventy's templates) must come from the compiled folder when there is one.
  */
 
 import { existsSync } from "node:fs";
 
-/** Set by scripts/build.mjs in the compiled code (esbuild's `define`); not declared when running from source. */
+/** Set by scripts/run.mjs in the compiled code (esbuild's `define`); not declared when running from source. */
 declare const REVIEWCAST_COMPILED: string | undefined;
 
 /** The compiled folder's URL (ending in "/"), when the build runs compiled. */
@@ -24,7 +24,7 @@ export function loadable(source: URL): URL {
 }
 
 /**
- * Eleventy, as the build imports it: compiled, the bundle scripts/build.mjs made of it in the
+ * Eleventy, as the build imports it: compiled, the bundle scripts/run.mjs made of it in the
  * compiled folder, when there is one; else its package.
  */
 export function eleventyEntry(): string {

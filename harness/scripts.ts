@@ -22,14 +22,14 @@ export function nodeScript(name: string): { env: Record<string, string>; args: s
 }
 
 /**
- * The folder `npm run build` last ran compiled from this checkout (scripts/build.mjs), with its
+ * The folder the npm scripts last ran compiled from this checkout (scripts/run.mjs), with its
  * build/compiled.js. Copies of the project made by other tests compile into the same place under
  * their own paths: a folder is this checkout's when the Eleventy it names is under it.
  */
 export async function compiledFolder(): Promise<{ dir: string; compiled: typeof import("../build/compiled.ts") }> {
   const cache = new URL("../node_modules/.cache/reviewcast/", import.meta.url).pathname;
   const found = [];
-  for (const name of readdirSync(cache).filter((f) => f.startsWith("build-") && existsSync(join(cache, f, "build/compiled.js")))) {
+  for (const name of readdirSync(cache).filter((f) => f.startsWith("code-") && existsSync(join(cache, f, "build/compiled.js")))) {
     const dir = join(cache, name);
     const compiled = (await import(join(dir, "build/compiled.js"))) as typeof import("../build/compiled.ts");
     // Folders compiled before Eleventy was bundled have no eleventyEntry.

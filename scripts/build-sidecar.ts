@@ -48,8 +48,9 @@ const result = await build({
   legalComments: "none",
   metafile: true,
   logLevel: "warning",
-  // CommonJS inside an ESM bundle still require()s Node's built-ins and the addon.
-  banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);` },
+  // CommonJS inside an ESM bundle still require()s Node's built-ins and the addon. The bundle's
+  // own URL, written in two parts: scripts/run.mjs writes this file's URL for `import.meta.url`.
+  banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta${".url"});` },
   loader: { ".node": "copy" },
   assetNames: "[name]-[hash]",
   plugins: [libsqlNative],

@@ -78,7 +78,7 @@ export async function modulesOf(entries: readonly string[]): Promise<Map<string,
 
 /**
  * The versions of the code, kept in the compiled folder once computed (esbuild's bundling would
- * otherwise cost every build): that folder is made from the same files (scripts/build.mjs),
+ * otherwise cost every build): that folder is made from the same files (scripts/run.mjs),
  * so they cannot differ while it stands. From source, computed at every build.
  */
 export async function codeVersions(): Promise<Versions> {

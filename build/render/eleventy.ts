@@ -15,14 +15,14 @@ function loadEleventy(): Promise<{ default: new (...args: unknown[]) => any }> {
   // trip for every module imported after (docs/benchmarks.md). ELEVENTY_SKIP_ESM_RESOLVER is
   // Eleventy's own switch for them.
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
-  // Compiled, from the bundle of it in the compiled folder (scripts/build.mjs); Eleventy 3 ships
+  // Compiled, from the bundle of it in the compiled folder (scripts/run.mjs); Eleventy 3 ships
   // no types for its main entry either way.
   return (eleventyModule ??= import(eleventyEntry()));
 }
 
 /**
  * The templates: compiled, Eleventy loads them as JavaScript (`*.11ty.js`) from the compiled
- * folder (scripts/build.mjs); from source, as `*.11ty.ts` through tsx.
+ * folder (scripts/run.mjs); from source (the tests), as `*.11ty.ts` through tsx.
  */
 const SITE_DIR = fileURLToPath(COMPILED ? new URL("site/", COMPILED) : new URL("../../site/", import.meta.url));
 const TEMPLATES = COMPILED ? "11ty.js" : "11ty.ts";

@@ -13,7 +13,7 @@ export interface Call {
   name: string;
 }
 
-/** A worker's first code: from source, a worker does not inherit tsx's hooks, so it registers them first. */
+/** A worker's first code: from source (the tests), a worker has no TypeScript hooks of its own, so it registers tsx's first. */
 const bootstrap = () =>
   COMPILED
     ? `import(${JSON.stringify(ENTRY)})`

@@ -82,7 +82,7 @@ describe("a build after a change to the code", () => {
 
   /** `npm run build` in the copy, with its cache; `off` for a clean build. */
   const buildIn = async (distDir: string, cache: string) => {
-    // package.json's command in the copy: its code compiled (scripts/build.mjs), again after each change.
+    // package.json's command in the copy: its code compiled (scripts/run.mjs), again after each change.
     const run = await runCommand(
       process.execPath,
       BUILD.args,
@@ -97,7 +97,19 @@ describe("a build after a change to the code", () => {
     root = await tempDir();
     code = join(root, "code");
     dist = join(root, "dist");
-    for (const part of ["build", "insights", "core", "views", "site", "scripts", "package.json", "package-lock.json", "tsconfig.json"])
+    for (const part of [
+      "build",
+      "insights",
+      "core",
+      "views",
+      "site",
+      "sidecar",
+      "import",
+      "scripts",
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+    ])
       await cp(join(ROOT, part), join(code, part), { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(code, "node_modules"));
     await buildIn(dist, join(root, "cache"));

@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_DATA, tempDir } from "../../harness/data.ts";
 import { connectClient } from "../helpers/mcp.ts";
-import { runBuild, runScript } from "../helpers/run.ts";
+import { runBuild, runCommand } from "../helpers/run.ts";
+import { nodeScript } from "../../harness/scripts.ts";
 import { freePort, startProcess, type Running } from "../helpers/serve.ts";
 
 let app: string;
@@ -14,7 +15,7 @@ let base: string;
 
 beforeAll(async () => {
   app = join(await tempDir(), "app");
-  const bundled = await runScript("scripts/build-sidecar.ts", [app]);
+  const bundled = await runCommand(process.execPath, [...nodeScript("build:sidecar").args, app]);
   expect(bundled.code, bundled.stderr).toBe(0);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;

@@ -6,6 +6,7 @@ import { openSqlite } from "../../sidecar/store/sqlite.ts";
 import { tempDir } from "../../harness/data.ts";
 import { startHub, subscriptionsIn, TOPIC } from "../../harness/hub.ts";
 import { runScript } from "../helpers/run.ts";
+import { nodeScript } from "../../harness/scripts.ts";
 import { startProcess } from "../helpers/serve.ts";
 import { builtDist } from "../../harness/sidecar.ts";
 import { testCerts } from "../../harness/subscriber.ts";
@@ -21,9 +22,10 @@ describe("SIGTERM", () => {
     const h = await startHub();
     await h.close();
     const state = join(dir, "state");
-    // Node itself with tsx's hooks, not the tsx CLI: the CLI relays SIGTERM and, when the server
-    // has not said it got it within 60 ms (a busy machine), kills it (exit 143).
-    const { child, url } = await startProcess(process.execPath, ["--import", "tsx", "sidecar/main.ts"], {
+    // As `npm run serve` runs it: node itself, which gets the SIGTERM.
+    const serve = nodeScript("serve");
+    const { child, url } = await startProcess(process.execPath, serve.args, {
+      ...serve.env,
       PORT: "0",
       HOST: "127.0.0.1",
       DIST_DIR: h.dist,

@@ -5,7 +5,6 @@ import { dirname, join } from "node:path";
 import { nodeScript } from "../../harness/scripts.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const TSX = new URL("../../node_modules/.bin/tsx", import.meta.url).pathname;
 
 export interface Run {
   code: number | null;
@@ -27,9 +26,9 @@ export function userEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-/** A project script through tsx, as the npm scripts run it; `cwd` for a copy of the project. */
+/** A project script compiled (scripts/run.mjs), as the npm scripts run it; `cwd` for a copy of the project. */
 export function runScript(script: string, args: string[] = [], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> {
-  return runCommand(TSX, [script, ...args], env, cwd);
+  return runCommand(process.execPath, ["scripts/run.mjs", script, ...args], env, cwd);
 }
 
 /** Any command from the project's root (or `cwd`), in a user's environment, run to its end. */

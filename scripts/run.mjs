@@ -1,20 +1,23 @@
 /**
- * `npm run build`: the build compiled by esbuild to plain ES modules, then run. Through tsx, every
- * module of the build and of Eleventy would go through its loader thread at every run
- * (docs/benchmarks.md, "What the code does for speed"). The compiled folder is kept in
- * node_modules/.cache/reviewcast/ under a hash of what it is made from (every file in build/, insights/,
- * core/, views/ and site/, the lockfile, tsconfig.json and this file): a checkout compiles once,
+ * `node scripts/run.mjs ENTRY.ts [ARGS...]`: how every npm script runs the project's TypeScript.
+ * The code is compiled by esbuild to plain ES modules once per change, then ENTRY's compiled
+ * module is imported in this process, with ARGS as its arguments. Through tsx's loader every
+ * module would go through its hooks thread at every run, and that thread stays beside a server
+ * for its whole life (docs/benchmarks.md, "What the code does for speed"). The compiled folder
+ * is kept in node_modules/.cache/reviewcast/ under a hash of what it is made from (every file in
+ * the folders of SOURCES, this one among them, the lockfile and tsconfig.json): a checkout compiles once,
  * and again only after a change to one of them.
  *
  * Compiled, `import.meta.url` still names each source file (written in below), so the files the
- * build reads beside its code (the model's weights, site/, the lockfile) are found where they are;
- * what is loaded as code (a worker's module, Eleventy's templates) comes from the compiled folder
- * (build/compiled.ts). Every module of build/ and every template of site/ is an entry, so each can
- * be loaded on its own; what they share is in common chunks.
+ * code reads beside it (the model's weights, site/, the lockfile) are found where they are; what
+ * is loaded as code (a worker's module, Eleventy's templates) comes from the compiled folder
+ * (build/compiled.ts). Every module is an entry, so each can be loaded on its own; what they
+ * share is in common chunks.
  *
- * package.json runs it with `--no-regexp-tier-up`: V8 otherwise compiles each regular expression
- * twice, to bytecode on its first use and to machine code on its second; the model's large
- * patterns of phrases and aspect terms are then compiled once, on every thread that judges.
+ * Node's flags go before this file: package.json runs the build with `--no-regexp-tier-up` (V8
+ * otherwise compiles each regular expression twice, to bytecode on its first use and to machine
+ * code on its second; the model's large patterns of phrases and aspect terms are then compiled
+ * once, on every thread that judges) and the sidecar with its memory flags (README, Deploy).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -24,9 +27,18 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(ROOT, "node_modules", ".cache", "reviewcast");
-const SOURCES = ["build", "insights", "core", "views", "site"];
+const SOURCES = ["build", "insights", "core", "views", "site", "sidecar", "import", "scripts"];
 /** A compiled folder not run for this long is removed when another is made. */
 const KEEP_UNUSED_MS = 24 * 3600 * 1000;
+
+/** What bundled CommonJS code calls `require` in an ES module. */
+const REQUIRE = 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
+
+const [source, ...args] = process.argv.slice(2);
+if (!source?.endsWith(".ts") || !SOURCES.includes(source.split("/")[0]) || !existsSync(join(ROOT, source))) {
+  console.error(`usage: node scripts/run.mjs ENTRY.ts [ARGS...], ENTRY a module in ${SOURCES.join("/, ")}/ (got ${source})`);
+  process.exit(2);
+}
 
 /** The files in `dir` (relative to the root), sorted. */
 const filesIn = (dir) =>
@@ -38,30 +50,29 @@ const filesIn = (dir) =>
 const sources = SOURCES.flatMap(filesIn);
 // The checkout's place too: the compiled code names its source files by their paths.
 const hash = createHash("sha256").update(`${ROOT}\0`);
-for (const file of [...sources, "package-lock.json", "tsconfig.json", "scripts/build.mjs"])
+for (const file of [...sources, "package-lock.json", "tsconfig.json"])
   hash
     .update(`${file}\0`)
     .update(readFileSync(join(ROOT, file)))
     .update("\0");
-const dir = join(CACHE, `build-${hash.digest("hex").slice(0, 20)}`);
+const dir = join(CACHE, `code-${hash.digest("hex").slice(0, 20)}`);
+const entry = join(dir, source.replace(/\.ts$/, ".js"));
 
-let entry = pathToFileURL(join(dir, "build", "index.js")).href;
 try {
-  if (!existsSync(join(dir, "build", "index.js"))) await compile(dir);
+  if (!existsSync(entry)) await compile(dir);
   // Its time says when it last ran, for the pruning below.
   utimesSync(dir, new Date(), new Date());
 } catch (error) {
-  // node_modules/ read-only, say: the build runs from its sources through tsx, slower to start.
-  if (!existsSync(join(dir, "build", "index.js"))) {
-    const reason = error.errors?.[0]?.text ?? error.message;
-    console.warn(`build: could not compile the build into ${relative(ROOT, dir)} (${reason}): running it from source`);
-    await import("tsx/esm/api").then((tsx) => tsx.register());
-    entry = pathToFileURL(join(ROOT, "build", "index.ts")).href;
+  if (!existsSync(entry)) {
+    console.error(`could not compile the code into ${relative(ROOT, dir)}: ${error.errors?.[0]?.text ?? error.message}`);
+    process.exit(1);
   }
 }
-await import(entry);
+// The entry sees its own arguments, as when node runs it: `process.argv[2]` is its first.
+process.argv.splice(1, 2, join(ROOT, source));
+await import(pathToFileURL(entry).href);
 
-/** Compile into `dir`: written beside it and renamed, so a build running at the same time sees all of it or none. */
+/** Compile into `dir`: written beside it and renamed, so a run starting at the same time sees all of it or none. */
 async function compile(dir) {
   const { build } = await import("esbuild");
   const temporary = `${dir}.${process.pid}.tmp`;
@@ -80,7 +91,8 @@ async function compile(dir) {
   try {
     await build({
       absWorkingDir: ROOT,
-      entryPoints: sources.filter((f) => (f.startsWith("build/") && f.endsWith(".ts")) || /^site\/[^/]+\.11ty\.ts$/.test(f)),
+      // site/'s other TypeScript (the pages' script) is bundled for browsers by the build.
+      entryPoints: sources.filter((f) => f.endsWith(".ts") && (!f.startsWith("site/") || /^site\/[^/]+\.11ty\.ts$/.test(f))),
       outdir: temporary,
       outbase: ROOT,
       bundle: true,
@@ -89,20 +101,24 @@ async function compile(dir) {
       platform: "node",
       target: "node20",
       // Packages bundled too (zod is a hundred modules, each resolved and compiled on its own
-      // at every run), but for esbuild (it runs its own binary, found from its package), tsx and
-      // onnxruntime-node (its native binding is found from its package).
-      external: ["esbuild", "tsx", "onnxruntime-node"],
+      // at every run), but for esbuild (it runs its own binary, found from its package), tsx, and
+      // those whose native addon is found from their package (onnxruntime-node, libsql; pg's
+      // optional pg-native), and listhen (its loader of a dev server's entries, jiti, reads its
+      // own files beside it).
+      external: ["esbuild", "tsx", "onnxruntime-node", "libsql", "pg", "listhen"],
       define: { REVIEWCAST_COMPILED: JSON.stringify(pathToFileURL(`${dir}/`).href) },
+      // The CommonJS packages bundled require() Node's built-ins.
+      banner: { js: REQUIRE },
       plugins: [sourceUrls(/\.ts$/, "ts")],
-      // Its first error is told in the one line printed when the build then runs from source.
+      // Its first error is told in one line (above).
       logLevel: "silent",
     });
     // Eleventy takes a JavaScript template by its name, `*.11ty.js`: this makes `.js` an ES
     // module here (Node does not look past node_modules/ for a package.json).
     writeFileSync(join(temporary, "package.json"), '{ "type": "module" }\n');
     // Eleventy and its packages in a few files: imported from its 400-odd modules, each resolved,
-    // read and compiled on its own, it is a large part of a small build's time. Its own files are found as from its package
-    // (`import.meta.url` written in, `require` from here). Without it (esbuild cannot bundle a
+    // read and compiled on its own, it is a large part of a small build's time. Its own files are
+    // found as from its package (`import.meta.url` written in, `require` from here). Without it (esbuild cannot bundle a
     // later version) the build imports the package (build/compiled.ts).
     await build({
       absWorkingDir: ROOT,
@@ -115,14 +131,14 @@ async function compile(dir) {
       target: "node20",
       // Its development server is for `eleventy --serve` only, and does not bundle.
       external: ["@11ty/eleventy-dev-server"],
-      banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+      banner: { js: REQUIRE },
       plugins: [sourceUrls(/\.[cm]?js$/, "js")],
       logLevel: "silent",
     }).catch(() => rmSync(join(temporary, "eleventy"), { recursive: true, force: true }));
     try {
       renameSync(temporary, dir);
     } catch (error) {
-      // Another build compiled the same sources first: use its folder.
+      // Another run compiled the same sources first: use its folder.
       if (!existsSync(join(dir, "build", "index.js"))) throw error;
     }
   } finally {
@@ -134,7 +150,7 @@ async function compile(dir) {
   }
   for (const name of readdirSync(CACHE)) {
     const path = join(CACHE, name);
-    if (name.startsWith("build-") && path !== dir && Date.now() - statSync(path).mtimeMs > KEEP_UNUSED_MS)
+    if (/^(build|code)-/.test(name) && path !== dir && Date.now() - statSync(path).mtimeMs > KEEP_UNUSED_MS)
       rmSync(path, { recursive: true, force: true });
   }
 }
