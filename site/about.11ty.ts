@@ -38,9 +38,9 @@ sentences) reads the sentence too, and the two verdicts are weighed together.</l
 function accuracy(model: InsightsModel, baseUrl: string): string {
   if (model === "learned")
     return `<p><strong>How accurate is it?</strong> We checked it on the reviews of six pest-control businesses it never
-saw in training, labelled by people who did not see its answers: of the opinions it reports, 84 in 100 name the right
-aspect with the right verdict (80 in 100 in reviews of one to three stars), and it finds 83 in 100 of the opinions the
-readers found. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
+saw in training, labelled by people who did not see its answers: of the opinions it reports, 84 out of 100 name the
+right aspect with the right verdict (a few fewer in reviews of one to three stars), and it finds 83 out of 100 of
+the opinions the readers found. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
 many reviews are steadier than any one of them. <a href="${baseUrl}/insights/">The insights page</a> shows each quote with
 its review, so any of them can be checked.</p>
 `;
