@@ -10,8 +10,9 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import type { Polarity } from "../insights/sentiment/engine.ts";
-import { INSIGHTS_MODELS, type InsightsModel } from "../core/settings.ts";
+import { INSIGHTS_MODELS } from "../core/settings.ts";
 import { reviewMentions } from "../insights/sentiment/mentions.ts";
+import { choice } from "./options.ts";
 import { inValidation, readJsonl } from "./sets.ts";
 
 interface Labelled {
@@ -48,8 +49,7 @@ const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : "â
 async function main() {
   const args = process.argv.slice(2);
   const misses = args[0] === "--misses" ? args[1] : undefined;
-  const model = (args.includes("--model") ? args[args.indexOf("--model") + 1] : "learned") as InsightsModel;
-  if (!INSIGHTS_MODELS.includes(model)) throw new Error(`--model: ${model} is not one of ${INSIGHTS_MODELS.join(", ")}`);
+  const model = choice(args, "model", INSIGHTS_MODELS, "learned");
   const set = readAspectSet();
   const found = await reviewMentions(
     set.map((s) => ({ text: s.text })),

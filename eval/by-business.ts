@@ -2,8 +2,9 @@
  * `npm run eval`: the insights measured on the written businesses (eval/businesses/,
  * eval/labelling-guide.md), by business and never by sentence. For the test businesses (or
  * `-- --set validation|train|all`), precision and recall per (review, aspect), by star band, by
- * length and by aspect, of the current pipeline (the build's: reviewMentions, then credits) and of
- * the new one side by side, the second reader's agreement where labels.second.jsonl exists, whose
+ * length and by aspect, of the two readings side by side (each as the build reads: reviewMentions,
+ * then credits): the terms judged by the linear model and the encoder (`combined`, the earlier one)
+ * and the aspect model (`learned`, the build's default), the second reader's agreement where labels.second.jsonl exists, whose
  * visit each mention was credited to, and the reviews not in English. `-- --check` checks every
  * business's files; `-- --errors` lists the wrong pairs (not on the test businesses: they are
  * read, never tuned on). The labelled sets' polarity figures are `npm run eval:polarity`.
@@ -13,6 +14,7 @@ import { credits } from "../insights/attribution.ts";
 import { reviewMentions } from "../insights/sentiment/mentions.ts";
 import type { InsightsModel } from "../core/settings.ts";
 import { ENGLISH, languageOf } from "../insights/sentiment/language.ts";
+import { choice } from "./options.ts";
 import { checkAll, PARTS, readBusiness, readSplits, type Part, type WrittenBusiness } from "./businesses.ts";
 import {
   fromLabels,
@@ -50,10 +52,10 @@ export const pipeline =
   };
 
 /** The terms judged by the linear model and the encoder (INSIGHTS_MODEL combined): the pipeline before the aspect model. */
-export const currentPipeline = pipeline("combined");
+export const termsPipeline = pipeline("combined");
 
 /** The aspect model (INSIGHTS_MODEL learned, the build's default). */
-export const newPipeline = pipeline("learned");
+export const modelPipeline = pipeline("learned");
 
 const ASPECT_IDS = ASPECTS.map((a) => a.id);
 
@@ -160,7 +162,7 @@ function otherLines(name: string, s: Score): string[] {
   ];
 }
 
-/** Which reviews the current pipeline leaves out as not in English (the build's `not_analysed`), against the labels' languages. */
+/** Which reviews the build leaves out as not in English (its `not_analysed`, whichever reading), against the labels' languages. */
 function leftOutLines(businesses: readonly WrittenBusiness[]): string[] {
   const reviews = businesses.flatMap((b) => b.reviews);
   const told = reviews.map((r) => languageOf(r.text));
@@ -172,7 +174,7 @@ function leftOutLines(businesses: readonly WrittenBusiness[]): string[] {
   const which = [...out].map(([l, k]) => `${l} ${k}`).join(", ");
   const n = [...out.values()].reduce((a, b) => a + b, 0);
   return [
-    `left out as not in English, current: ${n} reviews` +
+    `left out as not in English: ${n} reviews` +
       `${which ? ` (${which})` : ""}; of the ${labelled.length} the labels give as not in English, ${right} told in their language; ` +
       `${english} of ${reviews.length - labelled.length} in English left out`,
   ];
@@ -193,12 +195,12 @@ function errorLines(b: WrittenBusiness, read: ReadonlyMap<string, Said[]>): stri
 async function report(part: Part | "all", errors: boolean): Promise<void> {
   const businesses = businessesOf(part);
   if (!businesses.length) return console.log(`${part}: no business in eval/businesses/splits.json`);
-  const read = await readingsOf(businesses, currentPipeline);
-  const current = scoreReading(businesses, read);
-  const next = scoreReading(businesses, await readingsOf(businesses, newPipeline));
+  const terms = await readingsOf(businesses, termsPipeline);
+  const model = await readingsOf(businesses, modelPipeline);
   const second = scoreSecond(businesses);
   const secondName = `second reader (${businesses.filter((b) => b.second).length} of ${businesses.length})`;
-  const columns: Column[] = [["current", current], ["new", next], ...(second ? [[secondName, second] as [string, Score]] : [])];
+  const readings = [["terms", terms], ["aspect model", model]] as const;
+  const columns: Column[] = [...readings.map(([name, read]): Column => [name, scoreReading(businesses, read)]), ...(second ? [[secondName, second] as [string, Score]] : [])];
   console.log(`${part}: ${businesses.map((b) => `${b.slug} (${b.reviews.length})`).join(", ")}; per (review, aspect)\n`);
   console.log(mainTable(columns).join("\n"));
   console.log(`\n${bandTable("by star band", columns, STAR_BANDS).join("\n")}`);
@@ -216,9 +218,9 @@ async function report(part: Part | "all", errors: boolean): Promise<void> {
         `recall ${pct(recall(all))}, with polarity ${pct(recallRight(all))}`
       );
     };
-    console.log(line("current", scoreReading([b], read)));
+    for (const [name, read] of readings) console.log(line(name, scoreReading([b], read)));
     if (b.second) console.log(line("second reader", scoreSecond([b])!));
-    if (errors) for (const e of errorLines(b, read)) console.log(`    ${e}`);
+    if (errors) for (const e of errorLines(b, model)) console.log(`    ${e}`);
   }
 }
 
@@ -230,15 +232,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(problems.length ? `${problems.length} problems` : "eval/businesses: every file checks");
     process.exit(problems.length ? 1 : 0);
   }
-  const set = args.includes("--set") ? args[args.indexOf("--set") + 1] : "test";
-  if (set !== "all" && !PARTS.includes(set as Part)) {
-    console.error(`--set: ${set} is not one of ${[...PARTS, "all"].join(", ")}`);
-    process.exit(2);
-  }
+  const set = choice(args, "set", [...PARTS, "all"], "test");
   const errors = args.includes("--errors");
   if (errors && (set === "test" || set === "all")) {
     console.error("--errors: not on the test businesses (read once per model choice, never tuned on); use --set train or validation");
     process.exit(2);
   }
-  await report(set as Part | "all", errors);
+  await report(set, errors);
 }

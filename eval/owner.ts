@@ -16,6 +16,7 @@ import { mergedInsights } from "../build/outputs/insights.ts";
 import { businessesOf } from "./by-business.ts";
 import { PARTS, type Part, type WrittenBusiness } from "./businesses.ts";
 import { labelledFindings, type OwnerFindings } from "./owner-truth.ts";
+import { choice } from "./options.ts";
 
 const BASE = "https://example.test";
 
@@ -138,11 +139,9 @@ const share = (right: number, of: number) => `${right}/${of}${of ? ` (${((right 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const set = (args.includes("--set") ? args[args.indexOf("--set") + 1] : "test") as Part | "all";
-  if (![...PARTS, "all"].includes(set)) throw new Error(`--set: ${set} is not one of ${[...PARTS, "all"].join(", ")}`);
+  const set = choice(args, "set", [...PARTS, "all"], "test");
   const list = args.includes("--list");
-  const model = (args.includes("--model") ? args[args.indexOf("--model") + 1] : "learned") as InsightsModel;
-  if (!INSIGHTS_MODELS.includes(model)) throw new Error(`--model: ${model} is not one of ${INSIGHTS_MODELS.join(", ")}`);
+  const model = choice(args, "model", INSIGHTS_MODELS, "learned");
   if (list && set === "test") throw new Error("--list: not on the test businesses (read once per model choice, never tuned on)");
   const t = Object.fromEntries(
     [

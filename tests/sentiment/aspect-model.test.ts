@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AspectModel } from "../../insights/sentiment/aspect-model/aspect-model.ts";
-import { businessesOf, newPipeline, scoreReading, readingsOf } from "../../eval/by-business.ts";
+import { businessesOf, modelPipeline, scoreReading, readingsOf } from "../../eval/by-business.ts";
 import { precision, recall, recallRight } from "../../eval/business-score.ts";
 
 const fixtures = readFileSync(new URL("../fixtures/aspect-model/probabilities.jsonl", import.meta.url), "utf8")
@@ -27,7 +27,7 @@ describe("the aspect model", () => {
 
   it("reads the held-out test businesses at the measured floors", async () => {
     const test = businessesOf("test");
-    const score = scoreReading(test, await readingsOf(test, newPipeline));
+    const score = scoreReading(test, await readingsOf(test, modelPipeline));
     const [all, low] = [score.groups.get("all")!, score.groups.get("1–3 stars")!];
     // Under the figures measured on them (docs/insights-method.md, "The aspect model").
     expect(precision(all)).toBeGreaterThan(0.83);
