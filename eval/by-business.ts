@@ -199,8 +199,14 @@ async function report(part: Part | "all", errors: boolean): Promise<void> {
   const model = await readingsOf(businesses, modelPipeline);
   const second = scoreSecond(businesses);
   const secondName = `second reader (${businesses.filter((b) => b.second).length} of ${businesses.length})`;
-  const readings = [["terms", terms], ["aspect model", model]] as const;
-  const columns: Column[] = [...readings.map(([name, read]): Column => [name, scoreReading(businesses, read)]), ...(second ? [[secondName, second] as [string, Score]] : [])];
+  const readings = [
+    ["terms", terms],
+    ["aspect model", model],
+  ] as const;
+  const columns: Column[] = [
+    ...readings.map(([name, read]): Column => [name, scoreReading(businesses, read)]),
+    ...(second ? [[secondName, second] as [string, Score]] : []),
+  ];
   console.log(`${part}: ${businesses.map((b) => `${b.slug} (${b.reviews.length})`).join(", ")}; per (review, aspect)\n`);
   console.log(mainTable(columns).join("\n"));
   console.log(`\n${bandTable("by star band", columns, STAR_BANDS).join("\n")}`);
