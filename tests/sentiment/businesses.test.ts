@@ -193,7 +193,7 @@ describe("scoring per (review, aspect)", () => {
 describe("npm run eval", () => {
   const evalRun = (...args: string[]) => runCommand("npm", ["run", "--silent", "eval", "--", ...args]);
 
-  it("prints the test businesses' table for the current pipeline and the new one, whose visit and the reviews left out", async () => {
+  it("prints the test businesses' table for the terms and the aspect model side by side, whose visit and the reviews left out", async () => {
     const run = await evalRun();
     expect(run.code).toBe(0);
     for (const row of [
@@ -205,10 +205,13 @@ describe("npm run eval", () => {
       expect(run.stdout).toMatch(new RegExp(`${row} +\\d+\\.\\d% \\d+/\\d+ +\\d+\\.\\d% \\d+/\\d+`));
     expect(run.stdout).toMatch(/^ {2}1–2 stars +\d+ /m);
     expect(run.stdout).toMatch(/^ {2}< 20 words +\d+ /m);
-    expect(run.stdout).toMatch(/^whose visit, current: \d+ credits/m);
-    expect(run.stdout).toMatch(/^not in English, current: \d+ reviews \(es \d+\)/m);
-    // The current pipeline leaves them out by their text's language, as the build does.
-    expect(run.stdout).toMatch(/^left out as not in English, current: \d+ reviews \(es \d+\); of the \d+ the labels give/m);
+    for (const reading of ["terms", "aspect model"]) {
+      expect(run.stdout).toMatch(new RegExp(`^whose visit, ${reading}: \\d+ credits`, "m"));
+      expect(run.stdout).toMatch(new RegExp(`^not in English, ${reading}: \\d+ reviews \\(es \\d+\\)`, "m"));
+      expect(run.stdout).toMatch(new RegExp(`^ {2}\\S+ +${reading} +precision \\d+\\.\\d%`, "m"));
+    }
+    // Both leave them out by their text's language, as the build does.
+    expect(run.stdout).toMatch(/^left out as not in English: \d+ reviews \(es \d+\); of the \d+ the labels give/m);
   });
 
   it("checks every business's files with --check, and refuses --errors on the test businesses", async () => {
