@@ -134,8 +134,8 @@ export function mentions(text: string, rating?: number, aspects: AspectDefinitio
 
 /**
  * Sentences already judged (with offsets from the sentence's start), in this thread: the oldest
- * forgotten past SENTENCES_KEPT. Each of the build's judging workers keeps its own; a larger one
- * pushed the 1M build's peak toward its 2 GiB limit (docs/benchmarks.md).
+ * forgotten past SENTENCES_KEPT. Each of the build's judging workers keeps its own, so the bound
+ * counts once per thread.
  */
 const SENTENCES = new Map<string, Mention[]>();
 export const SENTENCES_KEPT = 50_000;

@@ -1,8 +1,8 @@
 /**
  * Request bodies, read with a limit: a declared Content-Length over the limit is refused before
  * anything is read, and a chunked body is read only up to the limit, then dropped with the
- * connection. `request.text()` would read every byte first (a 700 MB chunked body overflowed the
- * largest string and took the process to 1.5 GB).
+ * connection. `request.text()` would read every byte first, however many (docs/faults.md, the
+ * chunked body).
  */
 export type Body = { ok: true; text: string } | { ok: false; reason: "too_large" | "aborted" };
 

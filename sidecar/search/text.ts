@@ -17,8 +17,8 @@ import type { ReviewTexts } from "./texts.ts";
 /**
  * Results kept, least recently used dropped first, so repeated and popular queries cost nothing.
  * The budget counts each entry whole: the key (2 bytes a character at worst), the bitset, the
- * list and the objects around them. Counting the bitsets alone let 890,000 unique 200-character
- * queries over a small index take 900 MB.
+ * list and the objects around them: counting the bitsets alone let unique long queries grow the
+ * process past its budget (docs/faults.md).
  */
 export const SEARCH_CACHE_BYTES = DEFAULT_SETTINGS.SEARCH_CACHE_MB * MiB;
 const ENTRY_OVERHEAD = 256;
@@ -35,7 +35,7 @@ export class TextIndex {
     private readonly vocabulary: string[],
     /**
      * Each word's reviews: the sorted list of their positions, or a bitset when that is smaller
-     * (a word in more than one review in 32: at 100,000 synthetic reviews 4.2 MiB instead of 8.7).
+     * (a word in more than one review in 32; docs/benchmarks.md has what it saves).
      */
     private readonly postings: (Uint32Array | { bits: Bitset })[],
     cacheBytes: number,

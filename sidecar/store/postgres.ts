@@ -5,7 +5,7 @@ import type { Database as Tables } from "./tables.ts";
 import { StateStore } from "./store.ts";
 
 export async function openPostgres(url: string): Promise<StateStore> {
-  // Loaded only here: the embedded default never needs pg (about 15 MiB of the serving process).
+  // Loaded only here: the embedded default never loads pg.
   const { default: pg } = await import("pg");
   // Times are bigint milliseconds: read them as numbers (they stay far below 2^53).
   pg.types.setTypeParser(pg.types.builtins.INT8, Number);

@@ -115,7 +115,7 @@ function profileOf(e: Entity, aspects: { id: string; name: string }[], person: b
 }
 
 /**
- * The whole of insights.json as an overview a model can hold (~5 KB against ~75 KB): every
+ * The whole of insights.json as an overview a model can hold (a small part of its size): every
  * figure's headline, no citation or quote; one part with its evidence is a call away.
  */
 function overviewOf(i: ReturnType<Bundle["insights"]>): Record<string, unknown> {
