@@ -8,7 +8,7 @@ import type { Polarity } from "../insights/sentiment/engine.ts";
 import type { Label, Review } from "./businesses.ts";
 
 /** One mention as a reader (a program or a person) found it, and whose it is. */
-export interface Said {
+export interface Finding {
   aspect: string;
   polarity: Polarity;
   technicians: readonly string[];
@@ -62,15 +62,15 @@ const lengthBand = (text: string) => {
 };
 
 /** A labelled review's mentions, as a reading. */
-export const fromLabels = (labels: readonly Label[]): Said[] =>
+export const fromLabels = (labels: readonly Label[]): Finding[] =>
   labels.flatMap((l) =>
     l.mentions.map((m) => ({ aspect: m.aspect, polarity: m.polarity, technicians: m.technician ? [m.technician] : [] })),
   );
 
 /** Each aspect's verdict in one review. */
-export function verdicts(said: readonly Said[]): Map<string, Verdict> {
+export function verdicts(findings: readonly Finding[]): Map<string, Verdict> {
   const seen = new Map<string, Set<Polarity>>();
-  for (const s of said) (seen.get(s.aspect) ?? seen.set(s.aspect, new Set()).get(s.aspect)!).add(s.polarity);
+  for (const s of findings) (seen.get(s.aspect) ?? seen.set(s.aspect, new Set()).get(s.aspect)!).add(s.polarity);
   const out = new Map<string, Verdict>();
   for (const [aspect, p] of seen) {
     const verdict: Verdict =
@@ -97,16 +97,16 @@ function add(into: Counts, gold: Map<string, Verdict>, got: Map<string, Verdict>
 }
 
 /** Each aspect's technicians in one review, with the polarities of the mentions crediting each. */
-function creditsOf(said: readonly Said[]): Map<string, Map<string, Set<Polarity>>> {
+function creditsOf(findings: readonly Finding[]): Map<string, Map<string, Set<Polarity>>> {
   const out = new Map<string, Map<string, Set<Polarity>>>();
-  for (const s of said) {
+  for (const s of findings) {
     const byTech = out.get(s.aspect) ?? out.set(s.aspect, new Map()).get(s.aspect)!;
     for (const t of s.technicians) (byTech.get(t) ?? byTech.set(t, new Set()).get(t)!).add(s.polarity);
   }
   return out;
 }
 
-function addWhose(w: Whose, review: Review, gold: readonly Said[], got: readonly Said[]) {
+function addWhose(w: Whose, review: Review, gold: readonly Finding[], got: readonly Finding[]) {
   const g = creditsOf(gold);
   const p = creditsOf(got);
   const goldAspects = new Set(gold.map((s) => s.aspect));
@@ -137,8 +137,8 @@ function addWhose(w: Whose, review: Review, gold: readonly Said[], got: readonly
 /** A reading of reviews (`got`, by review id) against labels (`gold`, by review id), over `reviews`. */
 export function score(
   reviews: readonly Review[],
-  gold: (r: Review) => readonly Said[],
-  got: (r: Review) => readonly Said[],
+  gold: (r: Review) => readonly Finding[],
+  got: (r: Review) => readonly Finding[],
   aspects: readonly string[],
 ): Score {
   const groups = new Map<string, Counts>();

@@ -26,12 +26,12 @@ import {
   STAR_BANDS,
   verdicts,
   type Counts,
-  type Said,
+  type Finding,
   type Score,
 } from "./business-score.ts";
 
 /** A way of reading a business's reviews: each review's mentions, with whose they are. */
-export type Reader = (b: WrittenBusiness) => Promise<Said[][]>;
+export type Reader = (b: WrittenBusiness) => Promise<Finding[][]>;
 
 /**
  * The insights as the build reads them with INSIGHTS_MODEL `model` (build/outputs/mentions.ts,
@@ -66,14 +66,14 @@ export function businessesOf(part: Part | "all"): WrittenBusiness[] {
 }
 
 /** Each business's reviews as a reader read them, by review id. */
-export async function readingsOf(businesses: readonly WrittenBusiness[], reader: Reader): Promise<Map<string, Said[]>> {
-  const got = new Map<string, Said[]>();
-  for (const b of businesses) (await reader(b)).forEach((said, i) => got.set(b.reviews[i]!.id, said));
+export async function readingsOf(businesses: readonly WrittenBusiness[], reader: Reader): Promise<Map<string, Finding[]>> {
+  const got = new Map<string, Finding[]>();
+  for (const b of businesses) (await reader(b)).forEach((findings, i) => got.set(b.reviews[i]!.id, findings));
   return got;
 }
 
 /** A reading's score on businesses, pooled. */
-export function scoreReading(businesses: readonly WrittenBusiness[], got: ReadonlyMap<string, Said[]>): Score {
+export function scoreReading(businesses: readonly WrittenBusiness[], got: ReadonlyMap<string, Finding[]>): Score {
   return score(
     businesses.flatMap((b) => b.reviews),
     (r) => fromLabels(r.labels),
@@ -181,7 +181,7 @@ function leftOutLines(businesses: readonly WrittenBusiness[]): string[] {
 }
 
 /** The wrong pairs of each review, for the businesses that may be tuned on. */
-function errorLines(b: WrittenBusiness, read: ReadonlyMap<string, Said[]>): string[] {
+function errorLines(b: WrittenBusiness, read: ReadonlyMap<string, Finding[]>): string[] {
   const lines: string[] = [];
   b.reviews.forEach((r) => {
     const g = verdicts(fromLabels(r.labels));

@@ -22,7 +22,7 @@ import { byQuarter, summarise } from "./summary.ts";
 import { findTopics } from "./topics.ts";
 import { ownerReport, type Report } from "./owner.ts";
 import { clearestByCode } from "./quote-columns.ts";
-import { HIGHLIGHTS, type EntityPart, type MonthFigures, type Said } from "./month-figures.ts";
+import { HIGHLIGHTS, type EntityPart, type Highlight, type MonthFigures } from "./month-figures.ts";
 
 /** insights.json as written. */
 export type Insights = InsightsDataset;
@@ -64,9 +64,9 @@ export function mergeInsights(
     }
     // The months' clearest quotes, each month's order counted on from the newer months' mentions.
     let offset = 0;
-    const said = POLARITIES.map(() => [] as Said[]);
+    const highlights = POLARITIES.map(() => [] as Highlight[]);
     for (const p of parts) {
-      p.highlights.forEach((list, k) => said[k]!.push(...list.map((s) => ({ ...s, order: s.order + offset }))));
+      p.highlights.forEach((list, k) => highlights[k]!.push(...list.map((s) => ({ ...s, order: s.order + offset }))));
       offset += p.evidence.count;
     }
     return {
@@ -77,7 +77,7 @@ export function mergeInsights(
         review_count: parts.reduce((n, p) => n + p.reviews.count, 0),
         trend: [...trend].sort(([x], [y]) => (x < y ? -1 : 1)).map(([quarter, c]) => ({ quarter, ...counted(c) })),
         evidence: JsonList.fromParts(parts.map((p) => p.evidence)),
-        highlights: said.flatMap((list) => clearest(list, HIGHLIGHTS, (s) => s.quote).map((s) => ({ ...s.ref, quote: s.quote }))),
+        highlights: highlights.flatMap((list) => clearest(list, HIGHLIGHTS, (s) => s.quote).map((s) => ({ ...s.ref, quote: s.quote }))),
       },
       reviews: JsonList.fromParts(parts.map((p) => p.reviews)),
       complaints: JsonList.fromParts(parts.map((p) => p.complaints)),
@@ -119,7 +119,8 @@ export function mergeInsights(
     services: business.services.map((s) => entity("services", s, search(`mentions_service=${s.id}`))),
     service_areas: business.service_areas.map((a) => entity("service_areas", a)),
   };
-  const said = {
+  // What the summary and the owner report are written from.
+  const told = {
     name: business.name,
     overall,
     months,
@@ -145,9 +146,9 @@ export function mergeInsights(
       aspects.map((a) => ({ id: a.figures.id, mentioning: a.reviews, parts: a.faq })),
       entities.technicians,
     ),
-    summary: { sentences: summarise(said) },
+    summary: { sentences: summarise(told) },
   };
-  return { figures, owner: ownerReport(said) };
+  return { figures, owner: ownerReport(told) };
 }
 
 /** The reviews not in English, by language (most reviews first, then by code), from the months' parts. */

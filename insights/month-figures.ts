@@ -26,7 +26,7 @@ export interface MentionRef {
 export const HIGHLIGHTS = 3;
 
 /** One of a month's clearest quotes of an aspect; `order` counts the aspect's mentions in the month. */
-export interface Said {
+export interface Highlight {
   ref: MentionRef;
   margin: number;
   order: number;
@@ -44,7 +44,7 @@ export interface AspectPart {
   /** The reviews with at least one negative mention. */
   complaints: JsonPart;
   /** The month's clearest quotes of each polarity (none for neutral). */
-  highlights: Said[][];
+  highlights: Highlight[][];
   faq: FaqPart;
 }
 
@@ -109,7 +109,7 @@ export function monthFigures(
   type Candidate = { ref: MentionRef; margin: number; text: string; order: number };
   const groups = ASPECTS.map(() => ({
     all: [] as MentionRef[],
-    said: POLARITIES.map(() => [] as Candidate[]),
+    candidates: POLARITIES.map(() => [] as Candidate[]),
     reviews: [] as string[],
     complaints: [] as string[],
     counts: [0, 0, 0],
@@ -117,7 +117,7 @@ export function monthFigures(
   // An entity's best quotes are kept as candidates; only those chosen are sliced from their text.
   type Growing = Omit<EntityPart, "ids" | "quotes"> & { ids: string[]; quotes: Record<number, Candidate> };
   const growing: Record<keyof MonthFigures["entities"], Record<string, Growing>> = { technicians: {}, services: {}, service_areas: {} };
-  type Coded = { code: number; said: Candidate };
+  type Coded = { code: number; candidate: Candidate };
   const addTo = (kind: keyof MonthFigures["entities"], id: string, review: PublicReview, coded: readonly Coded[]) => {
     const e = (growing[kind][id] ??= {
       count: 0,
@@ -133,13 +133,13 @@ export function monthFigures(
     e.ratingCounts[review.rating - 1]!++;
     e.oldest = review.date;
     const complained = new Set<number>();
-    for (const { code, said } of coded) {
+    for (const { code, candidate } of coded) {
       e.aspects[code]!++;
       if (code % 3 === 1 && review.rating <= 3) complained.add((code - 1) / 3);
       // The month's clearest (newest among equals) positive and negative quote of each aspect; a
       // complaint only from a review of 3 stars or fewer (faq.ts's starsAgree).
-      if (code % 3 !== 2 && (code % 3 === 0 || starsAgree(said.margin)) && (e.quotes[code]?.margin ?? -1) < said.margin)
-        e.quotes[code] = said;
+      if (code % 3 !== 2 && (code % 3 === 0 || starsAgree(candidate.margin)) && (e.quotes[code]?.margin ?? -1) < candidate.margin)
+        e.quotes[code] = candidate;
     }
     for (const a of complained) e.complaints[a]!++;
     e.ids.push(review.id);
@@ -153,9 +153,9 @@ export function monthFigures(
       const p = POLARITIES.indexOf(m.polarity);
       const group = groups[a]!;
       const ref = { review_id: review.id, polarity: m.polarity, from: m.quote.from, to: m.quote.to };
-      const said = { ref, margin: m.margin, text: review.text, order: group.all.length };
-      group.said[p]!.push(said);
-      coded.push({ code: a * 3 + p, said });
+      const candidate = { ref, margin: m.margin, text: review.text, order: group.all.length };
+      group.candidates[p]!.push(candidate);
+      coded.push({ code: a * 3 + p, candidate });
       group.all.push(ref);
       group.counts[p]!++;
       if (group.reviews.at(-1) !== review.id) group.reviews.push(review.id);
@@ -210,7 +210,7 @@ export function monthFigures(
       // about its aspect alone (a quote about several was shown under the wrong one: fewer than
       // three rather than that); no neutral ones: most are the set-up of a story, and the model's
       // weakest calls.
-      highlights: group.said.map((candidates, p) =>
+      highlights: group.candidates.map((candidates, p) =>
         POLARITIES[p] === "neutral"
           ? []
           : clearest(

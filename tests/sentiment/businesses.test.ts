@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../harness/data.ts";
 import { secondWithOffsets, withOffsets } from "../../eval/business-offsets.ts";
-import { fromLabels, precision, recall, recallRight, score, verdicts, type Said } from "../../eval/business-score.ts";
+import { fromLabels, precision, recall, recallRight, score, verdicts, type Finding } from "../../eval/business-score.ts";
 import { BUSINESSES, BusinessError, checkAll, readBusiness, readSplits, type Review } from "../../eval/businesses.ts";
 import { scoreSecond } from "../../eval/by-business.ts";
 import { runCommand } from "../helpers/run.ts";
@@ -42,7 +42,7 @@ const review = (id: string, rating: number, language = "en"): Review => ({
   services: [],
   labels: [],
 });
-const said = (aspect: string, polarity: Said["polarity"], technicians: string[] = []): Said => ({ aspect, polarity, technicians });
+const said = (aspect: string, polarity: Finding["polarity"], technicians: string[] = []): Finding => ({ aspect, polarity, technicians });
 
 describe("the written businesses' files", () => {
   it("every business and splits.json check", () => {
@@ -128,8 +128,11 @@ describe("scoring per (review, aspect)", () => {
 
   it("counts a wrong polarity against precision and recall with polarity, not against recall", () => {
     const reviews = [review("a", 1), review("b", 5)];
-    const gold: Record<string, Said[]> = { a: [said("safety", "negative")], b: [said("punctuality", "positive")] };
-    const got: Record<string, Said[]> = { a: [said("safety", "neutral")], b: [said("punctuality", "positive"), said("price", "positive")] };
+    const gold: Record<string, Finding[]> = { a: [said("safety", "negative")], b: [said("punctuality", "positive")] };
+    const got: Record<string, Finding[]> = {
+      a: [said("safety", "neutral")],
+      b: [said("punctuality", "positive"), said("price", "positive")],
+    };
     const s = score(
       reviews,
       (r) => gold[r.id]!,
