@@ -61,6 +61,14 @@ export function previousCompany(sentence: string, named: readonly At[]): { about
 export const NOBODY = /\b(?:nobody|no one|noone)\b/i;
 
 /**
+ * A sentence about a colleague the review does not name: "they sent somebody else who sprayed the
+ * front in five minutes", "a different tech came the second time". Never the technician named
+ * before, and the sentences after it carry that on, as after "Nobody came.".
+ */
+export const COLLEAGUE =
+  /\b(?:some(?:one|body) (?:else|new|different)|(?:a|another) (?:different|new) (?:tech|technician|guy|person|man|woman|lady)|another (?:tech|technician|guy|person))\b/i;
+
+/**
  * A sentence about someone who is no technician: "Becca was nice when I finally reached her" (the
  * office's staff, a landlord). `named` are where it names technicians (offsets into the review,
  * the sentence starting at `from`).

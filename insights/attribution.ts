@@ -11,10 +11,10 @@
  *   the business lists, a first name, "Chris P."), tagged or not; else the subject of the
  *   sentences before it ("Marco came out. He sealed…"). A first name two technicians share means
  *   the one of them the review tags, when it tags exactly one (the owner's tags tell them apart),
- *   else nobody. A sentence about a previous company, about nobody ("Nobody came.") or about
- *   someone who is no technician ("Becca was nice") is nobody's, and so are the sentences that
- *   carry on its subject; a name in the previous company's words ("the last company's guy, Mike")
- *   is theirs, never ours. The part of an edited review before its update is nobody's when the
+ *   else nobody. A sentence about a previous company, about nobody ("Nobody came."), about a
+ *   colleague it does not name ("they sent somebody else") or about someone who is no technician
+ *   ("Becca was nice") is nobody's, and so are the sentences that carry on its subject; a name
+ *   in the previous company's words ("the last company's guy, Mike") is theirs, never ours. The part of an edited review before its update is nobody's when the
  *   technician is first named in the update. A mention before any technician is named is the one
  *   the review names, when it names one and no other person ("Came right on time. Andre is
  *   great."). A review that names none of them is nobody's, whoever it tags (a complaint with no
@@ -23,7 +23,7 @@
  */
 import { namings, type Person } from "../core/names.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
-import { aboutSomeoneElse, NOBODY, previousCompany } from "./attribution-others.ts";
+import { aboutSomeoneElse, COLLEAGUE, NOBODY, previousCompany } from "./attribution-others.ts";
 import { sentences, type Span } from "./sentiment/text.ts";
 
 export type Named = Person;
@@ -66,7 +66,7 @@ function readSentences(text: string, technicians: readonly Named[], tagged: read
         const mine = n.ids.length > 1 && shared === "tagged" ? n.ids.filter((id) => tagged.includes(id)) : n.ids;
         return { at: n.at, id: mine.length === 1 ? mine[0] : undefined };
       });
-    const other = foreign.about || (named.length === 0 && (inside.length > 0 || NOBODY.test(sentence)));
+    const other = foreign.about || (named.length === 0 && (inside.length > 0 || NOBODY.test(sentence) || COLLEAGUE.test(sentence)));
     return { ...s, named, other, someone: named.length === 0 && aboutSomeoneElse(sentence, inside, s.from) };
   });
 }

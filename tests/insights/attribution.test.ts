@@ -53,6 +53,24 @@ describe("a mention counts for the technician whose visit it is about", () => {
     ]);
   });
 
+  it("for nobody when the sentence is about a colleague it does not name, nor the sentences after it", () => {
+    const text = "Dana was thorough the first time. Second visit they sent somebody else, who was two hours late. He was rude too.";
+    expect(creditsOf(text, ["dana-whitfield"])).toEqual([
+      ["thoroughness", ["dana-whitfield"]],
+      ["punctuality", []],
+      ["follow_up", []],
+      ["professionalism", []],
+    ]);
+    expect(creditsOf("Marco came out. A different tech did the re-treat and was late.", ["marco-ruiz"])).toEqual([
+      ["punctuality", []],
+      ["follow_up", []],
+    ]);
+    // Named in the same sentence, the colleague is the other one: "Dana was great, unlike someone else" stays Dana's.
+    expect(creditsOf("Dana was on time, unlike someone else they sent.", ["dana-whitfield"])).toEqual([
+      ["punctuality", ["dana-whitfield"]],
+    ]);
+  });
+
   it("for nobody before the update of an edited review that names its technician only in the update", () => {
     const text =
       "Two treatments and the roaches are still in the kitchen every night.\n\nUpdate: they sent Dana out. She was thorough and the roaches are gone.";
