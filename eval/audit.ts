@@ -40,6 +40,7 @@ export const ROUNDS: Record<string, string> = {
   "round-9": "audit-9-2026-11-26",
   "round-10": "audit-10-2026-11-27",
   "round-11": "audit-11-2026-11-29",
+  "round-12": "audit-12-2026-12-03",
 };
 
 /**
