@@ -41,6 +41,7 @@ export const ROUNDS: Record<string, string> = {
   "round-10": "audit-10-2026-11-27",
   "round-11": "audit-11-2026-11-29",
   "round-12": "audit-12-2026-12-03",
+  "round-13": "audit-13-2026-12-03",
 };
 
 /**
@@ -58,6 +59,14 @@ export const MEASURED = "round-7";
  * to the terms.
  */
 export const HELD_OUT_RECALL = ["round-10", "round-11"];
+
+/**
+ * The rounds of the aspect model's mentions (INSIGHTS_MODEL learned, the build's default): round
+ * 12 judged a version not kept (the bias chosen by F1), round 13 the one the build runs. Neither
+ * was read to change the model: it learns from the written businesses only.
+ */
+export const LEARNED_ROUNDS = ["round-12", "round-13"];
+export const LEARNED_MEASURED = "round-13";
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
