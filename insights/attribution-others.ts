@@ -65,8 +65,11 @@ export const NOBODY = /\b(?:nobody|no one|noone)\b/i;
  * front in five minutes", "a different tech came the second time". Never the technician named
  * before, and the sentences after it carry that on, as after "Nobody came.".
  */
-export const COLLEAGUE =
-  /\b(?:some(?:one|body) (?:else|new|different)|(?:a|another) (?:different|new) (?:tech|technician|guy|person|man|woman|lady)|another (?:tech|technician|guy|person))\b/i;
+const WHO = String.raw`(?:tech|technician|guy|person|man|woman|lady)`;
+export const COLLEAGUE = new RegExp(
+  String.raw`\b(?:some(?:one|body) (?:else|new|different)|(?:a|another) (?:different|new) ${WHO}|another ${WHO})\b`,
+  "i",
+);
 
 /**
  * A sentence about someone who is no technician: "Becca was nice when I finally reached her" (the

@@ -14,12 +14,12 @@
  *   else nobody. A sentence about a previous company, about nobody ("Nobody came."), about a
  *   colleague it does not name ("they sent somebody else") or about someone who is no technician
  *   ("Becca was nice") is nobody's, and so are the sentences that carry on its subject; a name
- *   in the previous company's words ("the last company's guy, Mike") is theirs, never ours. The part of an edited review before its update is nobody's when the
- *   technician is first named in the update. A mention before any technician is named is the one
- *   the review names, when it names one and no other person ("Came right on time. Andre is
- *   great."). A review that names none of them is nobody's, whoever it tags (a complaint with no
- *   clear subject blames no one), except a sentence that speaks of the several it tags together
- *   ("they", "both").
+ *   in the previous company's words ("the last company's guy, Mike") is theirs, never ours. The
+ *   part of an edited review before its update is nobody's when the technician is first named in
+ *   the update. A mention before any technician is named is the one the review names, when it
+ *   names one and no other person ("Came right on time. Andre is great."). A review that names
+ *   none of them is nobody's, whoever it tags (a complaint with no clear subject blames no one),
+ *   except a sentence that speaks of the several it tags together ("they", "both").
  */
 import { namings, type Person } from "../core/names.ts";
 import { ASPECTS, type Mention } from "./sentiment/aspects.ts";
