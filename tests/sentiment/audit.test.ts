@@ -36,16 +36,22 @@ const FLOORS = {
 };
 let dist: string;
 
+/** A round's draw from `from` and its judged lines, which must be exactly the mentions drawn. */
+function drawnAndJudged(from: string, round: string): { drawn: ReturnType<typeof draw>; judged: Judged[] } {
+  const drawn = draw(from, ROUNDS[round]!, drawnBefore(round), isStratified(round));
+  const judged = readJsonl<Judged>(new URL(`../../eval/audit/${round}/judged.jsonl`, import.meta.url));
+  expect(judged.map((j) => [j.review_id, j.aspect, j.from, j.to])).toEqual(drawn.map((d) => [d.review_id, d.aspect, d.from, d.to]));
+  return { drawn, judged };
+}
+
 beforeAll(async () => {
-  // The rounds judged the terms' reading (INSIGHTS_MODEL combined); no round has drawn the aspect model's mentions yet.
+  // Rounds 1-11 judged the terms' reading (INSIGHTS_MODEL combined); the aspect model's are below.
   dist = await builtDist(undefined, { INSIGHTS_MODEL: "combined" });
 });
 
 describe(`the audit, ${MEASURED}`, () => {
   it("judges exactly the mentions a build draws, none read in an earlier round", () => {
-    const drawn = draw(dist, ROUNDS[MEASURED]!, drawnBefore(MEASURED), isStratified(MEASURED));
-    const judged = readJsonl<Judged>(new URL(`../../eval/audit/${MEASURED}/judged.jsonl`, import.meta.url));
-    expect(judged.map((j) => [j.review_id, j.aspect, j.from, j.to])).toEqual(drawn.map((d) => [d.review_id, d.aspect, d.from, d.to]));
+    const { drawn } = drawnAndJudged(dist, MEASURED);
     const earlier = drawnBefore(MEASURED);
     expect(drawn.filter((d) => earlier.has(`${d.review_id} ${d.aspect} ${d.from} ${d.to}`))).toEqual([]);
   });
@@ -84,9 +90,7 @@ describe.each(HELD_OUT_RECALL)("the recall check of %s, on reviews no earlier ch
 
 describe.each([...REREAD])("%s, any mention (earlier rounds' too) read by a judge who read none of them", (round) => {
   it("judges exactly the mentions a build draws, half from reviews of 1-3 stars, as well as docs/audit.md says", () => {
-    const drawn = draw(dist, ROUNDS[round]!, drawnBefore(round), true);
-    const judged = readJsonl<Judged>(new URL(`../../eval/audit/${round}/judged.jsonl`, import.meta.url));
-    expect(judged.map((j) => [j.review_id, j.aspect, j.from, j.to])).toEqual(drawn.map((d) => [d.review_id, d.aspect, d.from, d.to]));
+    const { drawn, judged } = drawnAndJudged(dist, round);
     expect(drawn.filter((d) => d.rating <= 3)).toHaveLength(50);
     const s = scoreAudit(drawn, judged);
     expect(s.both).toBeGreaterThanOrEqual(FLOORS.reread.both);
@@ -101,9 +105,7 @@ describe(`the aspect model's audit, ${LEARNED_MEASURED} (the build's default rea
   });
 
   it("judges exactly the mentions a build draws, none read in an earlier round, and scores as docs/audit.md says", () => {
-    const drawn = draw(learned, ROUNDS[LEARNED_MEASURED]!, drawnBefore(LEARNED_MEASURED), true);
-    const judged = readJsonl<Judged>(new URL(`../../eval/audit/${LEARNED_MEASURED}/judged.jsonl`, import.meta.url));
-    expect(judged.map((j) => [j.review_id, j.aspect, j.from, j.to])).toEqual(drawn.map((d) => [d.review_id, d.aspect, d.from, d.to]));
+    const { drawn, judged } = drawnAndJudged(learned, LEARNED_MEASURED);
     // Every unread mention of a 1-3 star review: round 12 had read the rest.
     expect(drawn.filter((d) => d.rating <= 3)).toHaveLength(49);
     const s = scoreAudit(drawn, judged);
