@@ -61,11 +61,10 @@ export const MEASURED = "round-7";
 export const HELD_OUT_RECALL = ["round-10", "round-11"];
 
 /**
- * The rounds of the aspect model's mentions (INSIGHTS_MODEL learned, the build's default): round
- * 12 judged a version not kept (the bias chosen by F1), round 13 the one the build runs. Neither
- * was read to change the model: it learns from the written businesses only.
+ * The round that measures the aspect model's mentions (INSIGHTS_MODEL learned, the build's
+ * default). Round 12 judged a version not kept (the bias chosen by F1); neither was read to
+ * change the model: it learns from the written businesses only.
  */
-export const LEARNED_ROUNDS = ["round-12", "round-13"];
 export const LEARNED_MEASURED = "round-13";
 
 /**

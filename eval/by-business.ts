@@ -4,10 +4,10 @@
  * `-- --set validation|train|all`), precision and recall per (review, aspect), by star band, by
  * length and by aspect, of the two readings side by side (each as the build reads: reviewMentions,
  * then credits): the terms judged by the linear model and the encoder (`combined`, the earlier one)
- * and the aspect model (`learned`, the build's default), the second reader's agreement where labels.second.jsonl exists, whose
- * visit each mention was credited to, and the reviews not in English. `-- --check` checks every
- * business's files; `-- --errors` lists the wrong pairs (not on the test businesses: they are
- * read, never tuned on). The labelled sets' polarity figures are `npm run eval:polarity`.
+ * and the aspect model (`learned`, the build's default); the second reader's agreement where
+ * labels.second.jsonl exists, whose visit each mention was credited to, and the reviews not in
+ * English. `-- --check` checks every business's files; `-- --errors` lists the wrong pairs (not on
+ * the test businesses: they are read, never tuned on). The labelled sets' polarity figures are `npm run eval:polarity`.
  */
 import { ASPECTS } from "../insights/sentiment/aspects.ts";
 import { credits } from "../insights/attribution.ts";

@@ -94,7 +94,8 @@ def business_rows(part: str) -> list[dict]:
                     k = ASPECTS.index(m["aspect"])
                     if y[k] == 0:
                         y[k] = CLASSES.index(m["polarity"])
-                rows.append({"review": r["id"], "rating": r.get("rating"), "sentence": sentence, "b": segment_b(r.get("rating"), prev), "y": y})
+                b = segment_b(r.get("rating"), prev)
+                rows.append({"review": r["id"], "rating": r.get("rating"), "sentence": sentence, "b": b, "y": y})
                 prev = sentence
     return rows
 

@@ -196,7 +196,7 @@ describe("scoring per (review, aspect)", () => {
 describe("npm run eval", () => {
   const evalRun = (...args: string[]) => runCommand("npm", ["run", "--silent", "eval", "--", ...args]);
 
-  it("prints the test businesses' table for the terms and the aspect model side by side, whose visit and the reviews left out", async () => {
+  it("prints the test businesses' table for both readings side by side, whose visit and the reviews left out", async () => {
     const run = await evalRun();
     expect(run.code).toBe(0);
     for (const row of [
