@@ -87,12 +87,18 @@ export class AspectModel {
     return runOne(this.ort, this.session, this.input(sentence, b), "probabilities");
   }
 
-  /** The aspects a sentence speaks of: each one's likeliest class, with the manifest's bias on "absent". */
+  /** The aspects a sentence speaks of (`calls` of its probabilities), kept by sentence and segment B. */
   async read(sentence: string, b: string): Promise<SentenceAspect[]> {
     const key = `${b}\n${sentence}`;
     const known = this.kept.get(key);
     if (known) return known;
-    const p = await this.probabilities(sentence, b);
+    const out = this.calls(await this.probabilities(sentence, b));
+    this.kept.set(key, out);
+    return out;
+  }
+
+  /** The aspects `probabilities` (one sentence's) call: each one's likeliest class, with the manifest's bias on "absent". */
+  calls(p: Float32Array): SentenceAspect[] {
     const { aspects, classes, absent_bias } = this.manifest;
     const out: SentenceAspect[] = [];
     aspects.forEach((aspect, k) => {
@@ -101,7 +107,6 @@ export class AspectModel {
       const best = order[0]!;
       if (best > 0) out.push({ aspect, polarity: classes[best] as Polarity, margin: logs[best]! - logs[order[1]!]! });
     });
-    this.kept.set(key, out);
     return out;
   }
 }
