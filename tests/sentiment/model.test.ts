@@ -1,11 +1,11 @@
 /**
- * The learned model: its data, its reproducibility, its accuracy on the validation parts it was
- * never trained on, and the mentions of this business's reviews that the rules got wrong.
+ * The linear polarity model: its data, its reproducibility, and its accuracy on the validation parts
+ * it was never trained on. Its readings are held on the written businesses (aspect-model.test.ts,
+ * npm run eval), not on sentences of this business's reviews.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { reviewMentions } from "../../insights/sentiment/mentions.ts";
-import { classify, classifyIn, model, readSaved, scores } from "../../insights/sentiment/model.ts";
+import { classifyIn, model, readSaved, scores } from "../../insights/sentiment/model.ts";
 import { analyse, targetTokens } from "../../insights/sentiment/engine.ts";
 import { featuresOf } from "../../insights/sentiment/features.ts";
 import { sentenceAt } from "../../insights/sentiment/text.ts";
@@ -128,47 +128,5 @@ describe("the committed model (insights/sentiment/model.json and model.weights)"
     const score = modelScore(set.validation);
     expect(score.accuracy).toBeGreaterThanOrEqual(accuracy);
     expect(score.macro_f1).toBeGreaterThanOrEqual(macroF1);
-  });
-});
-
-/** The polarity each aspect mention of `text` gets in the insights (the models combined). */
-const mentionsOf = async (text: string) =>
-  Object.fromEntries((await reviewMentions([{ text }], "combined"))[0]!.map((m) => [m.aspect, m.polarity]));
-
-describe("this business's reviews, where the rules went wrong", async () => {
-  it("reads the pest problem as the reason for the call, not a complaint", async () => {
-    expect(await mentionsOf("Marco and Jake came out together for a roof rat problem.")).not.toHaveProperty("effectiveness", "negative");
-    expect(await mentionsOf("Marco trapped the rats in our attic and sealed up the house before the holidays.")).not.toHaveProperty(
-      "thoroughness",
-      "negative",
-    );
-  });
-
-  it("files a mention under the aspect it is about, or none", async () => {
-    expect(await mentionsOf("Our dental office had a cockroach issue (not a great look for patients).")).not.toHaveProperty("scheduling");
-    expect(await mentionsOf("A raccoon family moved in under our deck and the dog was going nuts every night.")).not.toHaveProperty(
-      "safety",
-    );
-    expect(await mentionsOf("Argentine ants coming in through the kitchen window every single time it rains.")).not.toHaveProperty(
-      "punctuality",
-    );
-  });
-
-  it("reads praise and complaints that carry no opinion word", async () => {
-    expect(await mentionsOf("No bugs after the follow up.")).toMatchObject({ follow_up: "positive" });
-    expect(await mentionsOf("The quote was $650 and the final bill was $820.")).toHaveProperty("price", "negative");
-    expect(await mentionsOf("Dana was great but the office rescheduled me twice.")).toMatchObject({ scheduling: "negative" });
-    expect(await mentionsOf("But the office rescheduled me twice, once the day before and once the morning of.")).toMatchObject({
-      scheduling: "negative",
-    });
-    // An arrival notice is punctuality's (issue 24), not explaining the treatment's.
-    expect(await mentionsOf("A heads up would have been nice.")).toMatchObject({ punctuality: "negative" });
-  });
-
-  it("judges each target of a sentence on its own", () => {
-    const text = "Dana was great but the office rescheduled me twice.";
-    const at = (t: string) => ({ from: text.indexOf(t), to: text.indexOf(t) + t.length });
-    expect(classify(text, at("Dana"), [at("office")]).polarity).toBe("positive");
-    expect(classify(text, at("office"), [at("Dana")]).polarity).toBe("negative");
   });
 });
