@@ -31,8 +31,8 @@ const FLOORS = {
   recall: 0.75,
   freshRecall: 0.74,
   reread: { both: 0.86, lowBoth: 0.86 },
-  /** Round 13's, the aspect model's (docs/audit.md): far under the terms' on this business, whose reviews they were written from. */
-  learned: { aspect: 0.72, both: 0.69, recall: 0.77 },
+  /** Round 14's, the aspect model's (docs/audit.md): under the terms' on this business, whose reviews they were written from. */
+  learned: { aspect: 0.84, both: 0.79, recall: 0.8 },
 };
 let dist: string;
 
@@ -88,7 +88,10 @@ describe.each(HELD_OUT_RECALL)("the recall check of %s, on reviews no earlier ch
   });
 });
 
-describe.each([...REREAD])("%s, any mention (earlier rounds' too) read by a judge who read none of them", (round) => {
+// The terms' rounds drawn from every mention (the aspect model's, LEARNED_MEASURED, is below).
+const rereadTerms = [...REREAD].filter((round) => round !== LEARNED_MEASURED);
+
+describe.each(rereadTerms)("%s, any mention (earlier rounds' too) read by a judge who read none of them", (round) => {
   it("judges exactly the mentions a build draws, half from reviews of 1-3 stars, as well as docs/audit.md says", () => {
     const { drawn, judged } = drawnAndJudged(dist, round);
     expect(drawn.filter((d) => d.rating <= 3)).toHaveLength(50);
@@ -104,10 +107,11 @@ describe(`the aspect model's audit, ${LEARNED_MEASURED} (the build's default rea
     learned = await builtDist();
   });
 
-  it("judges exactly the mentions a build draws, none read in an earlier round, and scores as docs/audit.md says", () => {
+  it("judges exactly the mentions a build draws, half of them of 1-3 star reviews, and scores as docs/audit.md says", () => {
     const { drawn, judged } = drawnAndJudged(learned, LEARNED_MEASURED);
-    // Every unread mention of a 1-3 star review: round 12 had read the rest.
-    expect(drawn.filter((d) => d.rating <= 3)).toHaveLength(49);
+    // Drawn from every mention (REREAD): no earlier round was read to change the model.
+    expect(REREAD.has(LEARNED_MEASURED)).toBe(true);
+    expect(drawn.filter((d) => d.rating <= 3)).toHaveLength(50);
     const s = scoreAudit(drawn, judged);
     expect(s.aspect).toBeGreaterThanOrEqual(FLOORS.learned.aspect);
     expect(s.both).toBeGreaterThanOrEqual(FLOORS.learned.both);
