@@ -12,13 +12,21 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BuildCache } from "../../build/cache/cache.ts";
 import { CODE, modulesOf } from "../../build/cache/versions.ts";
 import { decodePart, encodePart } from "../../build/cache/file.ts";
-import { REPO_DATA, removeDir, tempDir, tree } from "../../harness/data.ts";
+import { removeDir, review, smallData, tempDir, tree } from "../../harness/data.ts";
 import { runCommand } from "../helpers/run.ts";
 import { compiledFolder, nodeScript } from "../../harness/scripts.ts";
 
 const BUILD = nodeScript("build");
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** A few reviews, praise and complaints: what a build keeps does not depend on how many (the incremental tests build more). */
+const fewReviews = () =>
+  smallData([
+    review(),
+    review({ id: "r-2", date: "2025-03-02", rating: 2, text: "Marco was an hour late and the ants came back a week later." }),
+    review({ id: "r-3", date: "2025-04-10", rating: 4, text: "A bit pricey, but the mice are gone. Dana explained every step." }),
+  ]);
 
 describe("the build cache's versions of the code", () => {
   it("name entries and files that exist", () => {
@@ -31,7 +39,7 @@ describe("the build cache's versions of the code", () => {
     const root = await tempDir();
     try {
       const run = await runCommand(process.execPath, BUILD.args, {
-        DATA_DIR: REPO_DATA,
+        DATA_DIR: await fewReviews(),
         DIST_DIR: join(root, "dist"),
         BUILD_CACHE_DIR: join(root, "cache"),
         OWNER_REPORT: join(root, "owner.html"),
@@ -78,6 +86,7 @@ describe("a build after a change to the code", () => {
   let root: string;
   let code: string;
   let dist: string;
+  let data: string;
   const analysis = () => join(root, "cache", "analysis.v8");
 
   /** `npm run build` in the copy, with its cache; `off` for a clean build. */
@@ -86,7 +95,7 @@ describe("a build after a change to the code", () => {
     const run = await runCommand(
       process.execPath,
       BUILD.args,
-      { DATA_DIR: REPO_DATA, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" },
+      { DATA_DIR: data, DIST_DIR: distDir, BUILD_CACHE_DIR: cache, BASE_URL: "https://reviews.code-change.example" },
       code,
     );
     expect(run.stderr).toBe("");
@@ -95,6 +104,7 @@ describe("a build after a change to the code", () => {
 
   beforeAll(async () => {
     root = await tempDir();
+    data = await fewReviews();
     code = join(root, "code");
     dist = join(root, "dist");
     for (const part of [
