@@ -4,78 +4,25 @@
  * throughput against a bare h3 route in the same run, on loopback, each load bounded in time.
  * Prints a Markdown report and writes it to .bench/report.md. 100,000 reviews is the size the project is built for.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { seededRandom } from "../build/synth/random.ts";
-import { nodeScript } from "../harness/scripts.ts";
 import { MCP_HEADERS, openMcpSession } from "../harness/mcp.ts";
+import { addOneReview, changeOneReview, ensureData, ensureDist, WORK } from "./data.ts";
+import { cpuMs, ROOT, rssMiB, run, runIn, SERVE, start, stop } from "./processes.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
-const WORK = join(ROOT, ".bench");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 /** Which parts to run: build, insights, search, mcp, hub (all by default). */
 const parts = new Set((process.env.BENCH_PARTS ?? "build,insights,search,mcp,hub").split(","));
-const env = { ...process.env, CI: "true" };
 const lines: string[] = [];
 const say = (line = "") => {
   console.log(line);
   lines.push(line);
 };
-
-/** `command args` in the project; resolves with its stdout, rejects on a failure. */
-function runIn(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited ${code}`))));
-  });
-}
-
-/** A TypeScript script under tsx. */
-const run = (args: string[], extraEnv: Record<string, string> = {}) => runIn(TSX, args, extraEnv);
-
-/** `npm run serve`'s command (package.json's script, with this node): the sidecar as users run it. */
-const SERVE_SCRIPT = nodeScript("serve");
-const SERVE = SERVE_SCRIPT.args;
-
-/** Start a TypeScript entry under tsx, or the sidecar as `npm run serve` runs it when `args` is SERVE. */
-async function start(args: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; wallMs: number; line: string }> {
-  const started = performance.now();
-  // node itself, not the tsx wrapper, so that the pid is the server's own (for its RSS).
-  const child = spawn(process.execPath, args === SERVE ? SERVE : ["--import", "tsx", ...args], {
-    cwd: ROOT,
-    env: { ...env, ...(args === SERVE ? SERVE_SCRIPT.env : {}), ...extraEnv },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once("data", (d) => resolve(String(d)));
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
-  });
-  return { child, wallMs: Math.round(performance.now() - started), line: line.trim() };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await exited;
-}
-
-async function rssMiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024);
-}
-
-/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
-async function cpuMs(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 async function load(url: string, paths: string[]) {
   let i = 0;
@@ -139,58 +86,6 @@ say(
   `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${Math.round(totalmem() / 2 ** 30)} GiB · loopback, ${CONNECTIONS} connections, ${DURATION} s per load`,
 );
 say();
-const exists = (path: string) =>
-  readFile(path).then(
-    () => true,
-    () => false,
-  );
-
-/** The synthetic data folder of n reviews, generated when missing. */
-async function ensureData(n: number): Promise<string> {
-  const data = join(WORK, `data-${n}`);
-  if (!(await exists(join(data, "business.json"))))
-    await run(["build/synth/index.ts", "--reviews", String(n), "--seed", "bench", "--out", data]);
-  return data;
-}
-
-/** The built dist/ of n reviews, built when missing. */
-async function ensureDist(n: number): Promise<string> {
-  const dist = join(WORK, `dist-${n}`);
-  if (!(await exists(join(dist, "_manifest.json"))))
-    await run(["bench/build-once.ts"], {
-      DATA_DIR: await ensureData(n),
-      DIST_DIR: dist,
-      BUILD_CACHE_DIR: join(WORK, `cache-${n}`),
-      OWNER_REPORT: join(WORK, `owner-${n}.html`),
-    });
-  return dist;
-}
-
-/** Rewrite the newest data file's lines with `edit` (its last line is the newest review). */
-async function editNewest(data: string, edit: (lines: string[], last: Record<string, unknown>) => void): Promise<void> {
-  const files = (await readdir(join(data, "reviews"))).filter((f) => f.endsWith(".jsonl")).sort();
-  const file = join(data, "reviews", files.at(-1)!);
-  const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-  edit(lines, JSON.parse(lines.at(-1)!));
-  await writeFile(file, `${lines.join("\n")}\n`);
-}
-
-/** Change the text of the newest review of the data (as an edit would). */
-const changeOneReview = (data: string, i: number) =>
-  editNewest(data, (lines, last) => void (lines[lines.length - 1] = JSON.stringify({ ...last, text: `${last.text} (Edited ${i}.)` })));
-
-/** Append one new review to the data (a copy of the last one, with its own id and text). */
-const addOneReview = (data: string, n: number) =>
-  editNewest(data, (lines, last) => {
-    const added: Record<string, unknown> = {
-      ...last,
-      id: `bench-new-${n}`,
-      text: `The technician found the wasp nest under the deck and it was gone the same day (visit ${n}). Fair price.`,
-    };
-    delete added.withdrawn;
-    lines.push(JSON.stringify(added));
-  });
-
 if (parts.has("build")) {
   say("## Build (synthetic data)");
   say();

@@ -17,6 +17,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { nodeScript } from "../harness/scripts.ts";
 import { trickled, unread } from "./abuse.ts";
+import { rssMiB } from "./processes.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench/lockout");
@@ -104,7 +105,7 @@ async function measure(
     });
     for (let i = 0; i < 5; i++) await ask(port, "/api/reviews/search?query=ants&limit=10");
     await new Promise((r) => setTimeout(r, 2_000));
-    const rest = await memory(sidecar.pid!, "VmRSS");
+    const rest = await rssMiB(sidecar.pid!, "VmRSS");
     await writeFile(`/proc/${sidecar.pid}/clear_refs`, "5");
     const end = Date.now() + 30_000;
     const attackers = attack(port, end);
@@ -118,7 +119,7 @@ async function measure(
       await new Promise((r) => setTimeout(r, 1_000));
     }
     const cut = (await Promise.all(attackers)).reduce((a, b) => a + b, 0);
-    const peak = await memory(sidecar.pid!, "VmHWM");
+    const peak = await rssMiB(sidecar.pid!, "VmHWM");
     const answered = answers.filter((a) => a === 200).length;
     const said = answers.map((a, i) => `${a} in ${waits[i]} ms`).join(", ");
     return `| ${name} | ${answered} of ${requests} (${said}) | ${cut} | ${rest} MiB | +${peak - rest} MiB |`;
@@ -149,11 +150,6 @@ function ask(port: number, path: string): Promise<number | string> {
     });
     req.end();
   });
-}
-
-async function memory(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024);
 }
 
 await main();
