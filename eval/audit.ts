@@ -21,59 +21,13 @@ import { join } from "node:path";
 import type { Insights } from "../insights/figures.ts";
 import { seededRandom } from "../build/synth/random.ts";
 import { readJsonl } from "./sets.ts";
+import { isStratified, REREAD, ROUNDS } from "./audit-rounds.ts";
+import { drawRecall, RECALL, recallLine, recallSeed, scoreRecall, type RecallJudged } from "./audit-recall.ts";
 
 export { readJsonl };
+export * from "./audit-rounds.ts";
+export * from "./audit-recall.ts";
 
-/**
- * Rounds 1-3 were read to improve the aspect terms and the model (and rounds 1-3 were drawn by an
- * older method, so only their files remain); round 4, drawn after the last change, measures.
- */
-export const ROUNDS: Record<string, string> = {
-  "round-1": "audit-2026-11-24",
-  "round-2": "audit-2-2026-11-24",
-  "round-3": "audit-3-2026-11-24",
-  "round-4": "audit-4-2026-11-24",
-  "round-5": "audit-5-2026-11-26",
-  "round-6": "audit-6-2026-11-26",
-  "round-7": "audit-7-2026-11-26",
-  "round-8": "audit-8-2026-11-26",
-  "round-9": "audit-9-2026-11-26",
-  "round-10": "audit-10-2026-11-27",
-  "round-11": "audit-11-2026-11-29",
-  "round-12": "audit-12-2026-12-03",
-  "round-13": "audit-13-2026-12-03",
-  "round-14": "audit-14-2026-12-03",
-};
-
-/**
- * The round that measures the model and terms as they are. Round 8 judged a variant with more
- * terms (read from round 7, for recall) that was then dropped: it filed more mentions under the
- * wrong aspect (80% right) and found no more opinions (67%); its files are kept as a record, and
- * its mentions count as read. Round 7 was drawn and judged on exactly the terms and model kept.
- */
-export const MEASURED = "round-7";
-// Round 9, drawn after the changes of 2026-11-26 (late), found no unread mention of a 1-3 star
-// review left: 50 mentions of 4-5 star reviews and a recall check, kept as a record (docs/audit.md).
-/**
- * Recall checks held out: their misses are not read. Round 10's, a check alone, was drawn and
- * judged before the recall terms written from rounds 5-9's misses; round 11's after every change
- * to the terms.
- */
-export const HELD_OUT_RECALL = ["round-10", "round-11"];
-
-/**
- * The round that measures the aspect model's mentions (INSIGHTS_MODEL learned, the build's
- * default). Rounds 12 and 13 judged earlier versions (22 and 25 training businesses); none was
- * read to change the model: it learns from the written businesses only.
- */
-export const LEARNED_MEASURED = "round-14";
-
-/**
- * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
- * 1-3 stars, half from 4-5 (the business's reviews are mostly 4-5 stars, and the complaints an
- * owner reads the insights for are in the others).
- */
-const STRATIFIED_FROM = "round-5";
 export const SIZE = 100;
 const here = (path: string) => new URL(path, import.meta.url);
 
@@ -100,15 +54,6 @@ export interface Judged {
   polarity: "positive" | "negative" | "neutral";
   note?: string;
 }
-
-/**
- * Rounds drawn from every mention, those earlier rounds read among them: once every mention of a
- * 1-3 star review had been read, round 11 measured the insights as they are with a judge who read
- * no earlier round, on a sample the terms and rules were partly written from; round 14 the aspect
- * model retrained on 30 businesses (rounds 12 and 13, which read the previous models' mentions,
- * changed nothing: the model learns from the written businesses only).
- */
-export const REREAD = new Set(["round-11", "round-14"]);
 
 /** The mentions earlier rounds drew (they were read while improving the model), by review, aspect and quote. */
 export function drawnBefore(round: string): Set<string> {
@@ -179,85 +124,6 @@ export function auditReport(round: string, s: ReturnType<typeof scoreAudit>): st
     lines.push(`  judged ${p}: ${t.agreed}/${t.judged} agreed (${pct(t.agreed, t.judged)})`);
   return lines.join("\n");
 }
-
-/** The recall check's sample: RECALL reviews at random (seeded), none drawn by an earlier round's check. */
-export const RECALL = 25;
-
-export interface RecallJudged {
-  n: number;
-  review_id: string;
-  /** Every opinion about an aspect the judge reads in the review, with the words that carry it. */
-  opinions: { aspect: string; polarity: string; words: string }[];
-}
-
-const recallSeed = (round: string) => ROUNDS[round]!.replace(/^audit-/, "recall-");
-
-/** The reviews earlier rounds' recall checks drew. */
-function recalledBefore(round: string): Set<string> {
-  const earlier = Object.keys(ROUNDS).slice(0, Object.keys(ROUNDS).indexOf(round)).filter(isStratified);
-  return new Set(
-    earlier.flatMap((r) => readJsonl<{ review_id: string }>(here(`./audit/${r}/recall-reviews.jsonl`)).map((x) => x.review_id)),
-  );
-}
-
-export function drawRecall(dist: string, round: string): { n: number; review_id: string; rating: number; text: string }[] {
-  const reviews = (
-    JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string; rating: number }[]
-  ).filter((r) => !recalledBefore(round).has(r.id));
-  const seed = recallSeed(round);
-  return reviews
-    .map((r) => ({ r, k: seededRandom(`${seed} ${r.id}`).next() }))
-    .sort((a, b) => a.k - b.k)
-    .slice(0, RECALL)
-    .map(({ r }, i) => ({ n: i + 1, review_id: r.id, rating: r.rating, text: r.text }));
-}
-
-/**
- * How many of the opinions the judge reads the insights hold: a mention of the same aspect whose
- * quote overlaps the judge's words (and how many of those with the judge's polarity).
- */
-export function scoreRecall(dist: string, judged: RecallJudged[]): { opinions: number; found: number; agreed: number } {
-  const insights = JSON.parse(readFileSync(join(dist, "insights.json"), "utf8")) as Insights;
-  const texts = new Map(
-    (JSON.parse(readFileSync(join(dist, "reviews.json"), "utf8")).reviews as { id: string; text: string }[]).map((r) => [r.id, r.text]),
-  );
-  return recallOf(judged, texts, (id, aspect, from, to) =>
-    insights.aspects.find((a) => a.id === aspect)?.evidence.find((e) => e.review_id === id && e.from < to && e.to > from),
-  );
-}
-
-/**
- * The judged opinions a set of mentions holds: `held` gives the mention of the aspect over the
- * opinion's words in that review, if any (and its polarity, when it has one).
- */
-export function recallOf(
-  judged: RecallJudged[],
-  texts: ReadonlyMap<string, string>,
-  held: (reviewId: string, aspect: string, from: number, to: number) => { polarity?: string } | undefined,
-): { opinions: number; found: number; agreed: number } {
-  let opinions = 0;
-  let found = 0;
-  let agreed = 0;
-  for (const j of judged) {
-    const text = texts.get(j.review_id)!;
-    for (const o of j.opinions) {
-      opinions++;
-      const at = text.indexOf(o.words);
-      const m = held(j.review_id, o.aspect, at, at + o.words.length);
-      if (!m) continue;
-      found++;
-      if (m.polarity === o.polarity) agreed++;
-    }
-  }
-  return { opinions, found, agreed };
-}
-
-export function recallLine(r: ReturnType<typeof scoreRecall>): string {
-  return `  recall over ${RECALL} reviews: ${r.found} of the ${r.opinions} opinions the judge reads (${Math.round((r.found / r.opinions) * 100)}%), ${r.agreed} with the judge's polarity`;
-}
-
-/** Whether a round's draw is stratified by stars. */
-export const isStratified = (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf(STRATIFIED_FROM);
 
 /** Right and all, for a part of the sample. */
 interface Tally {
