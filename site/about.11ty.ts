@@ -41,9 +41,9 @@ function accuracy(model: InsightsModel, baseUrl: string): string {
 saw in training, labelled by people who did not see its answers: of the opinions it reports, 91 out of 100 name the
 right aspect with the right verdict, and it finds most of the opinions the readers found. On these reviews it does
 less well: a person who did not see its verdicts read 100 of its opinions picked at random, half of them from reviews
-of one to three stars, and agreed on both 80 times. So now and then a single quote is filed under the wrong subject or read the wrong way; the counts over
-many reviews are steadier than any one of them. <a href="${baseUrl}/insights/">The insights page</a> shows each quote with
-its review, so any of them can be checked.</p>
+of one to three stars, and agreed on both 80 times. So now and then a single quote is filed under the wrong subject or
+read the wrong way; the counts over many reviews are steadier than any one of them.
+<a href="${baseUrl}/insights/">The insights page</a> shows each quote with its review, so any of them can be checked.</p>
 `;
   return `<p><strong>How accurate is it?</strong> We checked it blind: a person who did not see the program's answers read 100
 mentions picked at random from these reviews, half of them from reviews of one to three stars, and agreed with it on
