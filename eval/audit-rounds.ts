@@ -21,6 +21,7 @@ export const ROUNDS: Record<string, string> = {
   "round-12": "audit-12-2026-12-03",
   "round-13": "audit-13-2026-12-03",
   "round-14": "audit-14-2026-12-03",
+  "round-15": "audit-15-2026-12-03",
 };
 
 /**
@@ -41,10 +42,13 @@ export const HELD_OUT_RECALL = ["round-10", "round-11"];
 
 /**
  * The round that measures the aspect model's mentions (INSIGHTS_MODEL learned, the build's
- * default). Rounds 12 and 13 judged earlier versions (22 and 25 training businesses); none was
+ * default). Rounds 12 to 14 judged earlier versions (22, 25 and 30 training businesses); none was
  * read to change the model: it learns from the written businesses only.
  */
-export const LEARNED_MEASURED = "round-14";
+export const LEARNED_MEASURED = "round-15";
+
+/** Whether a round judged the aspect model's mentions (from round 12 on) rather than the terms'. */
+export const isLearned = (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf("round-12");
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
@@ -55,11 +59,11 @@ const STRATIFIED_FROM = "round-5";
 /**
  * Rounds drawn from every mention, those earlier rounds read among them: once every mention of a
  * 1-3 star review had been read, round 11 measured the insights as they are with a judge who read
- * no earlier round, on a sample the terms and rules were partly written from; round 14 the aspect
- * model retrained on 30 businesses (rounds 12 and 13, which read the previous models' mentions,
- * changed nothing: the model learns from the written businesses only).
+ * no earlier round, on a sample the terms and rules were partly written from; rounds 14 and 15
+ * the aspect model retrained on 30 and 35 businesses (rounds 12 to 14, which read the previous
+ * models' mentions, changed nothing: the model learns from the written businesses only).
  */
-export const REREAD = new Set(["round-11", "round-14"]);
+export const REREAD = new Set(["round-11", "round-14", "round-15"]);
 
 /** Whether a round's draw is stratified by stars. */
 export const isStratified = (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf(STRATIFIED_FROM);

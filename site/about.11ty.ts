@@ -15,8 +15,8 @@ function reading(model: InsightsModel): string {
   if (model === "learned")
     return `<li><strong>Aspects and what customers thought of them.</strong> ${ASPECTS_NAMED} are read sentence by
 sentence by a small language model (all-MiniLM-L6-v2, fine-tuned for this): for each sentence and each aspect, whether
-the sentence speaks of it, and if so whether it praises, criticises or just states it. It was trained on about 7,000
-labelled sentences (the reviews of 30 pest-control businesses in other regions, written and labelled for it, and
+the sentence speaks of it, and if so whether it praises, criticises or just states it. It was trained on about 8,400
+labelled sentences (the reviews of 35 pest-control businesses in other regions, written and labelled for it, and
 sentences written to draw the aspects' boundaries), never on this business's reviews, and it reads the review's
 stars as one piece of evidence among others. A review not in English is not read, and is counted as such on the
 insights page.</li>
@@ -38,11 +38,12 @@ sentences) reads the sentence too, and the two verdicts are weighed together.</l
 function accuracy(model: InsightsModel, baseUrl: string): string {
   if (model === "learned")
     return `<p><strong>How accurate is it?</strong> We checked it on the reviews of six pest-control businesses it never
-saw in training, labelled by people who did not see its answers: of the opinions it reports, 91 out of 100 name the
-right aspect with the right verdict, and it finds most of the opinions the readers found. On these reviews it does
-less well: a person who did not see its verdicts read 100 of its opinions picked at random, half of them from reviews
-of one to three stars, and agreed on both 80 times. So now and then a single quote is filed under the wrong subject or
-read the wrong way; the counts over many reviews are steadier than any one of them.
+saw in training, labelled by people who did not see its answers: of the opinions it reports, 90 out of 100 name the
+right aspect with the right verdict, and it finds most of the opinions the readers found. On these reviews, a person
+who did not see its verdicts read 100 of its opinions picked at random, half of them from reviews of one to three
+stars, and agreed on both 88 times; here it misses more of what customers say (about a quarter). So now and then a
+single quote is filed under the wrong subject or read the wrong way; the counts over many reviews are steadier than any
+one of them.
 <a href="${baseUrl}/insights/">The insights page</a> shows each quote with its review, so any of them can be checked.</p>
 `;
   return `<p><strong>How accurate is it?</strong> We checked it blind: a person who did not see the program's answers read 100

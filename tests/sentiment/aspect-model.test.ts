@@ -30,9 +30,9 @@ describe("the aspect model", () => {
     const score = scoreReading(test, await readingsOf(test, modelPipeline));
     const [all, low] = [score.groups.get("all")!, score.groups.get("1–3 stars")!];
     // Under the figures measured on them (docs/insights-method.md, "The aspect model").
-    expect(precision(all)).toBeGreaterThan(0.905);
-    expect(precision(low)).toBeGreaterThan(0.87);
-    expect(recall(all)).toBeGreaterThan(0.87);
+    expect(precision(all)).toBeGreaterThan(0.895);
+    expect(precision(low)).toBeGreaterThan(0.865);
+    expect(recall(all)).toBeGreaterThan(0.875);
     expect(recallRight(all)).toBeGreaterThan(0.85);
   }, 120_000);
 });
