@@ -51,9 +51,8 @@ describe.skipIf(!haveBrowser)("the insights page on a phone (375 px)", () => {
         .evaluate((td) => getComputedStyle(td, "::before").content),
     ).toMatch(/^"\w/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    // With the tables closed again, as a visitor arrives: the quotes fold by aspect. About 9,000 px
-    // with the aspect model of 30 businesses (its quotes, chosen by its certainty, are whole sentences);
-    // with every quote open it would be several times that.
+    // With the tables closed again, as a visitor arrives: the quotes fold by aspect (each quote a
+    // whole sentence), so the page stays a dozen phone screens or so, not every quote's length.
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(9_500);
     await page.context().close();
