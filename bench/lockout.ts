@@ -12,14 +12,14 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { nodeScript } from "../harness/scripts.ts";
 import { trickled, unread } from "./abuse.ts";
-import { rssMiB } from "./processes.ts";
+import { exists } from "./data.ts";
+import { ROOT, rssMiB, run } from "./processes.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench/lockout");
 const REVIEWS = Number(process.env.LOCKOUT_REVIEWS ?? 100_000);
 const ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
@@ -57,22 +57,11 @@ async function main(): Promise<void> {
 async function built(): Promise<string> {
   const data = join(WORK, `data-${REVIEWS}`);
   const dist = join(WORK, `dist-${REVIEWS}`);
-  const exists = await readFile(join(dist, "manifest.json")).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
+  if (!(await exists(join(dist, "manifest.json")))) {
     await run(["build/synth/index.ts", "--reviews", String(REVIEWS), "--seed", "lockout", "--out", data]);
-    await run(["build/index.ts"], { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: "off" });
+    await run(["build/index.ts"], { DATA_DIR: data, DIST_DIR: dist, BUILD_CACHE_DIR: "off", BASE_URL: env.BASE_URL });
   }
   return dist;
-}
-
-function run(args: string[], extra: Record<string, string> = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), args, { cwd: ROOT, env: { ...env, ...extra }, stdio: "inherit" });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
-  });
 }
 
 /** Run `job` again each time the server ends it, until `end`; resolves with how many times it did. */

@@ -47,8 +47,11 @@ export const HELD_OUT_RECALL = ["round-10", "round-11"];
  */
 export const LEARNED_MEASURED = "round-15";
 
+/** Whether `round` is `first` or a later one. */
+const from = (first: string) => (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf(first);
+
 /** Whether a round judged the aspect model's mentions (from round 12 on) rather than the terms'. */
-export const isLearned = (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf("round-12");
+export const isLearned = from("round-12");
 
 /**
  * From round 5 on the draw is stratified by the review's stars: half the mentions from reviews of
@@ -66,4 +69,4 @@ const STRATIFIED_FROM = "round-5";
 export const REREAD = new Set(["round-11", "round-14", "round-15"]);
 
 /** Whether a round's draw is stratified by stars. */
-export const isStratified = (round: string) => Object.keys(ROUNDS).indexOf(round) >= Object.keys(ROUNDS).indexOf(STRATIFIED_FROM);
+export const isStratified = from(STRATIFIED_FROM);
