@@ -14,6 +14,8 @@ export default defineConfig({
     execArgv: ["--expose-gc"],
     // What a test starts (processes) or waits for ends with it, even when it times out.
     setupFiles: ["./tests/helpers/setup.ts"],
+    // data/ built once before the files run: its cache is each test process's first (seed-cache.ts).
+    globalSetup: ["./tests/helpers/seed-cache.ts"],
     // Tests wait for events (harness/until.ts) with no budget of their own: these end a wait
     // for something that never comes. Generous, so that a busy machine only makes the run slower.
     testTimeout: 300_000,

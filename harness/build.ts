@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { register } from "tsx/esm/api";
 import { build } from "../build/build.ts";
 import { BuildSettings, parseSettings } from "../core/settings.ts";
+import { cacheFor } from "./data.ts";
 
 // Eleventy imports the templates (site/*.11ty.ts) with Node's own import(), outside vitest's
 // transform: tsx's hooks let it read TypeScript, as `npm run build` does.
@@ -17,12 +18,13 @@ export async function buildHere(dataDir: string, distDir: string, env: Record<st
     register();
     registered = true;
   }
-  // The owner report beside DIST_DIR (owner.html), not into the checkout.
+  // The owner report beside DIST_DIR (owner.html), not into the checkout; data/ and its copies
+  // with their process's cache (data.ts, cacheFor), other folders without one.
   await build(
     parseSettings(BuildSettings, {
       DATA_DIR: dataDir,
       DIST_DIR: distDir,
-      BUILD_CACHE_DIR: "off",
+      BUILD_CACHE_DIR: cacheFor(dataDir, env) ?? "off",
       OWNER_REPORT: join(dirname(distDir), "owner.html"),
       ...env,
     }),

@@ -1,8 +1,9 @@
 /** Small data folders for tests: a valid one to start from, and ways to break it. */
 import { createHash } from "node:crypto";
+import { cpSync, existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Review } from "../core/schema/records.ts";
 
 export const REPO_DATA = new URL("../data/", import.meta.url).pathname;
@@ -11,10 +12,32 @@ export async function tempDir(prefix = "reviewcast-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
+/**
+ * The build cache of this test process's builds of data/ and its copies, one for each model that
+ * reads them: their reviews' mentions are read once, where each build without one reads them all
+ * again (a few seconds of both cores with the aspect model). It starts as a copy of the cache the
+ * suite's first build left (the folder in SEED_CACHE's variable: tests/helpers/seed-cache.ts).
+ * Builds of other folders keep out of it, so none replaces data/'s mentions there. A cache never
+ * changes what a build writes (tests/build/incremental.test.ts).
+ */
+const dataAndCopies = new Set([resolve(REPO_DATA)]);
+export const SEED_CACHE = "REVIEWCAST_TEST_DATA_CACHE";
+
+/** The cache a test's build of `dataDir` with `env` uses unless the test names one: one of its own for data/ and its copies. */
+export function cacheFor(dataDir: string, env: Record<string, string> = {}): string | undefined {
+  if (!dataAndCopies.has(resolve(dataDir))) return undefined;
+  const model = env.INSIGHTS_MODEL ?? "learned";
+  const seed = process.env[SEED_CACHE];
+  const dir = join(seed ? dirname(seed) : tmpdir(), `reviewcast-data-cache-${process.pid}-${model}`);
+  if (model === "learned" && seed && !existsSync(dir)) cpSync(seed, dir, { recursive: true });
+  return dir;
+}
+
 /** A copy of the repository's data/ in a fresh folder, to change without touching the real one. */
 export async function copyOfRepoData(): Promise<string> {
   const dir = await tempDir();
   await cp(REPO_DATA, join(dir, "data"), { recursive: true, filter: (src) => !src.includes("/schema") });
+  dataAndCopies.add(resolve(dir, "data"));
   return join(dir, "data");
 }
 

@@ -3,6 +3,7 @@ import { spawnTracked } from "./children.ts";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { nodeScript } from "../../harness/scripts.ts";
+import { cacheFor } from "../../harness/data.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -52,11 +53,13 @@ const BUILD = nodeScript("build");
  * The owner report goes beside DIST_DIR (owner.html), not into the checkout.
  */
 export function runBuild(dataDir: string, distDir: string, env: Record<string, string> = {}): Promise<Run> {
+  const cache = cacheFor(dataDir, env);
   return runCommand(process.execPath, BUILD.args, {
     ...BUILD.env,
     DATA_DIR: dataDir,
     DIST_DIR: distDir,
     OWNER_REPORT: join(dirname(distDir), "owner.html"),
+    ...(cache && { BUILD_CACHE_DIR: cache }),
     ...env,
   });
 }

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../harness/data.ts";
+import { smallData, tempDir } from "../../harness/data.ts";
 import { runScript, userEnv } from "../helpers/run.ts";
 import { spawnTracked } from "../helpers/children.ts";
 import { builtDist } from "../../harness/sidecar.ts";
-import { REPO_DATA } from "../../harness/data.ts";
 
 describe("npm run hub:ping", () => {
   it("records the deploy, pings a running sidecar for the three topics and exits 0", async () => {
     // The build's record (BUILD_CACHE_DIR) is what the ping marks as deployed.
     const cache = await tempDir();
-    const dist = await builtDist(REPO_DATA, { BUILD_CACHE_DIR: cache });
+    const data = await smallData();
+    const dist = await builtDist(data, { BUILD_CACHE_DIR: cache });
     const server = spawnTracked(new URL("../../node_modules/.bin/tsx", import.meta.url).pathname, ["sidecar/main.ts"], {
       cwd: new URL("../../", import.meta.url).pathname,
       env: userEnv({ PORT: "0", HOST: "127.0.0.1", DIST_DIR: dist, STATE_DIR: await tempDir() }),
@@ -22,7 +22,7 @@ describe("npm run hub:ping", () => {
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)![0];
       const run = await runScript("scripts/hub-ping.ts", [], {
         HUB_URL: `${url}/api/websub/hub`,
-        DATA_DIR: REPO_DATA,
+        DATA_DIR: data,
         DIST_DIR: dist,
         BUILD_CACHE_DIR: cache,
       });

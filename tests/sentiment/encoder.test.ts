@@ -4,6 +4,7 @@
  * on the validation parts (docs/insights-method.md gives the figures; each floor is about a point
  * under).
  */
+import { readdirSync } from "node:fs";
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { Encoder, ENCODER_FILES } from "../../insights/sentiment/encoder/encoder.ts";
 import { insightsScore } from "../../eval/score.ts";
 import { labelledSets } from "../../eval/sets.ts";
-import { REPO_DATA, tempDir } from "../../harness/data.ts";
+import { REPO_DATA, review, smallData, tempDir } from "../../harness/data.ts";
 import { runBuild } from "../helpers/run.ts";
 
 async function copies() {
@@ -66,12 +67,24 @@ describe("the encoder's answers", () => {
   });
 });
 
+/** A data folder of data/'s first `n` reviews' texts and stars. */
+async function firstReviews(n: number): Promise<string> {
+  const lines = (await readFile(join(REPO_DATA, "reviews", readdirSync(join(REPO_DATA, "reviews")).sort()[0]!), "utf8")).split("\n");
+  const texts = lines
+    .filter(Boolean)
+    .slice(0, n)
+    .map((line) => JSON.parse(line) as { text: string; rating: number });
+  return smallData(texts.map(({ text, rating }, i) => review({ id: `r-${i}`, date: "2025-03-01", text, rating })));
+}
+
 describe("INSIGHTS_MODEL", () => {
   it("picks the models that judge, and a build's cache keeps their mentions apart", async () => {
     const root = await tempDir();
     const cache = join(root, "cache");
+    // Enough reviews that the encoder changes some of the linear model's calls.
+    const data = await firstReviews(40);
     const built = async (name: string, env: Record<string, string>) => {
-      const run = await runBuild(REPO_DATA, join(root, name), env);
+      const run = await runBuild(data, join(root, name), env);
       expect(run.stderr).toBe("");
       return readFile(join(root, name, "insights.json"), "utf8");
     };
@@ -80,7 +93,7 @@ describe("INSIGHTS_MODEL", () => {
     const linear = await built("linear-clean", { BUILD_CACHE_DIR: "off", INSIGHTS_MODEL: "linear" });
     expect(linearAfter).toBe(linear);
     expect(linear).not.toBe(combined);
-    const bad = await runBuild(REPO_DATA, join(root, "bad"), { BUILD_CACHE_DIR: "off", INSIGHTS_MODEL: "bert" });
+    const bad = await runBuild(data, join(root, "bad"), { BUILD_CACHE_DIR: "off", INSIGHTS_MODEL: "bert" });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/INSIGHTS_MODEL="bert"/);
   }, 120_000);

