@@ -341,7 +341,7 @@ if (parts.has("hub")) {
   say();
   const result = JSON.parse((await run(["bench/hub.ts"])).trim().split("\n").at(-1)!);
   say(
-    `${result.subscribers} subscribers notified in ${result.seconds} s (publish ping to last notification received); hub RSS ${result.rss_before_mib} MiB before, ${result.rss_after_mib} MiB after.`,
+    `${result.subscribers} of ${result.asked} subscribers verified, all notified in ${result.seconds} s (publish ping to last notification received); hub RSS ${result.rss_before_mib} MiB before, ${result.rss_after_mib} MiB after.`,
   );
 }
 
