@@ -5,28 +5,16 @@
  * than once a process. A failed build leaves no seed: each process then reads them itself. The
  * processes' copies are kept in the same folder, removed at the end.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { REPO_DATA, SEED_CACHE } from "../../harness/data.ts";
-import { nodeScript } from "../../harness/scripts.ts";
+import { runBuild } from "./run.ts";
 
 export async function setup(): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), "reviewcast-seed-"));
-  const { env, args } = nodeScript("build");
-  const settings = { DATA_DIR: REPO_DATA, DIST_DIR: join(root, "dist"), OWNER_REPORT: join(root, "owner.html") };
-  // Without Vite's own variables (BASE_URL="/", MODE, ...), as tests/helpers/run.ts runs builds.
-  const { BASE_URL: _, MODE: __, DEV: ___, PROD: ____, SSR: _____, ...user } = process.env;
-  try {
-    await promisify(execFile)(process.execPath, args, {
-      cwd: new URL("../../", import.meta.url).pathname,
-      env: { ...user, ...env, ...settings, BUILD_CACHE_DIR: join(root, "cache") },
-    });
-    process.env[SEED_CACHE] = join(root, "cache");
-  } catch (e) {
-    console.warn(`seed-cache: data/ did not build, so each test process reads it itself: ${(e as Error).message}`);
-  }
+  const run = await runBuild(REPO_DATA, join(root, "dist"), { BUILD_CACHE_DIR: join(root, "cache") });
+  if (run.code === 0) process.env[SEED_CACHE] = join(root, "cache");
+  else console.warn(`seed-cache: data/ did not build, so each test process reads it itself:\n${run.stderr}`);
   return () => rm(root, { recursive: true, force: true });
 }
