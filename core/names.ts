@@ -60,7 +60,7 @@ interface Patterns {
   whole: Map<string, { ids: string[]; written: Case }>;
   /** Each first name (plain), with the people who have it and their surnames' initials. */
   firsts: Map<string, { id: string; initial: string | undefined }[]>;
-  /** Each name of `whole` and `firsts` as a pattern (a first name with an initial after it), made once for all texts, with its first word. */
+  /** Each name of `whole` and `firsts` as a pattern (a first name with an initial after it), made once for all texts; its first word. */
   patterns: Map<string, { word: string; pattern: RegExp }>;
 }
 
