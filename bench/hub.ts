@@ -6,6 +6,7 @@
 import { fork } from "node:child_process";
 import { startHub, TOPIC } from "../harness/hub.ts";
 import { testCerts } from "../harness/subscriber.ts";
+import { DEFAULT_HUB_OPTIONS } from "../sidecar/hub/hub.ts";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
 
@@ -24,7 +25,9 @@ if (process.argv[2] === "subscribers") {
     env: { ...process.env, BENCH_CERTS: JSON.stringify(await testCerts()) },
   });
   const { url } = await new Promise<{ url: string }>((r) => child.once("message", r as never));
-  const h = await startHub({}, { limits: { perHost: COUNT, total: COUNT, pendingPerHost: COUNT, pendingTotal: COUNT } });
+  // The hub's own time-outs (HUB_CONNECT_TIMEOUT_SECONDS, HUB_DELIVERY_TIMEOUT_SECONDS), not the tests' 2 s.
+  const outbound = { ...DEFAULT_HUB_OPTIONS.outbound, ca: [(await testCerts()).ca] };
+  const h = await startHub({ outbound }, { limits: { perHost: COUNT, total: COUNT, pendingPerHost: COUNT, pendingTotal: COUNT } });
   for (let i = 0; i < COUNT; i += 100) {
     await Promise.all(Array.from({ length: Math.min(100, COUNT - i) }, (_, j) => h.subscribe({ "hub.callback": `${url}/cb/n${i + j}` })));
   }
