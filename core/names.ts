@@ -60,8 +60,13 @@ interface Patterns {
   whole: Map<string, { ids: string[]; written: Case }>;
   /** Each first name (plain), with the people who have it and their surnames' initials. */
   firsts: Map<string, { id: string; initial: string | undefined }[]>;
-  /** Each name of `whole` and `firsts` as a pattern (a first name with an initial after it), made once for all texts; its first word. */
-  patterns: Map<string, { word: string; pattern: RegExp }>;
+  /** The patterns of `whole`'s names and of `firsts` (with an initial after), made once for all texts, each with its first word. */
+  patterns: { whole: Map<string, Tried>; firsts: Map<string, Tried> };
+}
+
+interface Tried {
+  word: string;
+  pattern: RegExp;
 }
 
 const made = new WeakMap<readonly Person[], Patterns>();
@@ -69,7 +74,7 @@ const made = new WeakMap<readonly Person[], Patterns>();
 function patternsOf(people: readonly Person[]): Patterns {
   let p = made.get(people);
   if (p) return p;
-  p = { whole: new Map(), firsts: new Map(), patterns: new Map() };
+  p = { whole: new Map(), firsts: new Map(), patterns: { whole: new Map(), firsts: new Map() } };
   for (const person of people) {
     for (const name of new Set([person.name, ...(person.aliases ?? [])])) {
       const key = plain(name);
@@ -80,10 +85,10 @@ function patternsOf(people: readonly Person[]): Patterns {
     const [first, second] = plain(person.name).split(" ");
     if (first) p.firsts.set(first, [...(p.firsts.get(first) ?? []), { id: person.id, initial: second?.[0] }]);
   }
-  for (const name of p.whole.keys()) p.patterns.set(name, { word: name.split(" ")[0]!, pattern: phrase(name, "giu") });
+  for (const name of p.whole.keys()) p.patterns.whole.set(name, { word: name.split(" ")[0]!, pattern: phrase(name, "giu") });
   // A first name with an initial, "Chris P.", tells two of one name apart.
   const initialled = (first: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(first)}(?:\\s+(\\p{Lu})\\.?)?(?![\\p{L}\\p{N}])`, "giu");
-  for (const first of p.firsts.keys()) p.patterns.set(`${first}+`, { word: first, pattern: initialled(first) });
+  for (const first of p.firsts.keys()) p.patterns.firsts.set(first, { word: first, pattern: initialled(first) });
   made.set(people, p);
   return p;
 }
@@ -101,15 +106,12 @@ export function namings(text: string, people: readonly Person[], { capitalised =
   const found: (Naming & { written: Case })[] = [];
   // A name's pattern is tried only on a text that holds its first word: most texts name nobody.
   const lower = flat.toLowerCase();
-  const matches = (key: string) => {
-    const { word, pattern } = patterns.get(key)!;
-    return lower.includes(word) ? flat.matchAll(pattern) : [];
-  };
+  const matches = ({ word, pattern }: Tried) => (lower.includes(word) ? flat.matchAll(pattern) : []);
   for (const [name, { ids, written }] of whole)
-    for (const m of matches(name)) found.push({ at: m.index, end: m.index + m[0].length, ids, written });
+    for (const m of matches(patterns.whole.get(name)!)) found.push({ at: m.index, end: m.index + m[0].length, ids, written });
   for (const [first, all] of firsts) {
     // An initial that fits none of them ("Marco D." for the only Marco) still names the one who has that first name.
-    for (const m of matches(`${first}+`)) {
+    for (const m of matches(patterns.firsts.get(first)!)) {
       const initial = m[1]?.toLowerCase();
       const fits = initial ? all.filter((t) => t.initial === initial) : all;
       const ids = (fits.length > 0 ? fits : all.length === 1 ? all : []).map((t) => t.id);

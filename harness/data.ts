@@ -15,7 +15,7 @@ export async function tempDir(prefix = "reviewcast-"): Promise<string> {
 /**
  * The build cache of this test process's builds of data/ and its copies, one for each model that
  * reads them: their reviews' mentions are read once, where each build without one reads them all
- * again (a few seconds of both cores with the aspect model). It starts as a copy of the cache the
+ * again with the aspect model. It starts as a copy of the cache the
  * suite's first build left (the folder in SEED_CACHE's variable: tests/helpers/seed-cache.ts).
  * Builds of other folders keep out of it, so none replaces data/'s mentions there. A cache never
  * changes what a build writes (tests/build/incremental.test.ts).
